@@ -1,0 +1,46 @@
+"""create_app() + lifespan: one MemoryService per process, opened at start, closed at stop."""
+
+from __future__ import annotations
+
+import logging
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from signet_api.errors import install_error_handlers
+from signet_api.routes import memory, system
+from signet_pipeline import __version__
+from signet_pipeline.config import Settings, load_settings
+from signet_pipeline.memory.service import MemoryService
+
+log = logging.getLogger("signet.api")
+
+
+def create_app(settings: Settings | None = None, *, service: MemoryService | None = None) -> FastAPI:
+    """Build the API. Pass `service` to share one (tests, benchmarks); otherwise the lifespan
+    opens one from `settings` (default: load_settings())."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        owned = service is None
+        svc = service or MemoryService(settings or load_settings())
+        app.state.service = svc
+        app.state.shutting_down = False
+        log.info("signet API ready: db=%s embedder=%s/%s", svc.settings.db_path, svc.embedder.name, svc.embedder.model)
+        try:
+            yield
+        finally:
+            app.state.shutting_down = True
+            if owned:
+                svc.close()
+
+    app = FastAPI(
+        title="Signet memory API",
+        version=__version__,
+        summary="Long-term memory for AI agents: remember and recall over a local SQLite store.",
+        lifespan=lifespan,
+    )
+    install_error_handlers(app)
+    app.include_router(system.router)
+    app.include_router(memory.router)
+    return app

@@ -1,0 +1,64 @@
+"""The one place that maps errors to HTTP: `{"error": {"code", "message"}}` with a stable code."""
+
+from __future__ import annotations
+
+import logging
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from signet_pipeline.errors import SignetError
+
+log = logging.getLogger("signet.api")
+
+_HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
+               405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type"}
+
+
+def error_body(code: str, message: str, **extra) -> dict:
+    return {"error": {"code": code, "message": message, **extra}}
+
+
+def _location(loc: tuple) -> str:
+    parts = [str(p) for p in loc if p not in ("body",)]
+    return ".".join(parts) or "body"
+
+
+def describe_validation(exc: RequestValidationError | ValidationError) -> str:
+    messages = []
+    for err in exc.errors():
+        if err.get("type") == "json_invalid":
+            messages.append(f"request body is not valid JSON: {err.get('ctx', {}).get('error', err['msg'])}")
+        else:
+            messages.append(f"{_location(tuple(err.get('loc', ())))}: {err['msg']}")
+    return "; ".join(messages)
+
+
+def install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(SignetError)
+    async def _domain(request: Request, exc: SignetError) -> JSONResponse:
+        if exc.status >= 500:
+            log.error("%s %s failed: %s", request.method, request.url.path, exc.message)
+        return JSONResponse(error_body(exc.code, exc.message, **exc.details), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        return JSONResponse(error_body("invalid_request", describe_validation(exc)), status_code=422)
+
+    @app.exception_handler(ValidationError)
+    async def _invalid_model(request: Request, exc: ValidationError) -> JSONResponse:
+        # Query parameters validated through a domain model inside a route.
+        return JSONResponse(error_body("invalid_request", describe_validation(exc)), status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _HTTP_CODES.get(exc.status_code, "http_error")
+        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error on %s %s", request.method, request.url.path)
+        return JSONResponse(error_body("internal_error", "internal server error"), status_code=500)

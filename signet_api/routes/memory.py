@@ -1,0 +1,132 @@
+"""Memory endpoints (memory-api.txt): remember, recall/search, list, get, history, jobs,
+legacy keyword search and similarity."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from signet_api.deps import actor, reading_agent, service
+from signet_pipeline.memory import reads
+from signet_pipeline.memory.models import RecallRequest, RecallResult, RememberRequest, RememberResult
+from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.remember import Actor, remember
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.timeutil import now_iso
+
+router = APIRouter(tags=["memory"])
+Service = Annotated[MemoryService, Depends(service)]
+
+
+def _truthy(value: str | None) -> bool | None:
+    if value is None or value == "":
+        return None
+    return value.strip().lower() in ("1", "true", "yes", "on")
+
+
+def _remember(request: Request, body: RememberRequest, svc: MemoryService, who: Actor) -> RememberResult:
+    if "agent_id" not in body.model_fields_set and request.headers.get("x-signet-agent-id"):
+        body.agent_id = request.headers["x-signet-agent-id"]
+    return remember(svc, body, who)
+
+
+@router.post("/api/memory/remember", response_model=RememberResult, summary="Save a memory")
+def remember_route(request: Request, body: RememberRequest, svc: Service,
+                   who: Annotated[Actor, Depends(actor)]) -> RememberResult:
+    return _remember(request, body, svc, who)
+
+
+@router.post("/api/memory/save", response_model=RememberResult, summary="Alias of remember")
+def save_route(request: Request, body: RememberRequest, svc: Service, who: Annotated[Actor, Depends(actor)]) -> RememberResult:
+    return _remember(request, body, svc, who)
+
+
+@router.post("/api/hook/remember", response_model=RememberResult, summary="Alias of remember (skill compatibility)")
+def hook_remember_route(request: Request, body: RememberRequest, svc: Service,
+                        who: Annotated[Actor, Depends(actor)]) -> RememberResult:
+    return _remember(request, body, svc, who)
+
+
+def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> RecallResult:
+    if "agent_id" not in body.model_fields_set:
+        body.agent_id = reading_agent(request)
+    return recall(svc, body)
+
+
+@router.post("/api/memory/recall", response_model=RecallResult, summary="Hybrid search (BM25 + vector)")
+def recall_route(request: Request, body: RecallRequest, svc: Service) -> RecallResult:
+    return _recall(request, body, svc)
+
+
+@router.get("/api/memory/search", response_model=RecallResult, summary="GET alias of recall")
+def search_route(
+    request: Request, svc: Service,
+    q: Annotated[str, Query(max_length=10_000)],
+    limit: Annotated[int | None, Query(ge=1, le=200)] = None,
+    type: str | None = None, tags: str | None = None, who: str | None = None, pinned: str | None = None,
+    importance_min: Annotated[float | None, Query(ge=0, le=1)] = None,
+    since: str | None = None, until: str | None = None,
+    agentId: str | None = None,
+    sessionKey: Annotated[str | None, Query(alias="sessionKey")] = None,
+) -> RecallResult:
+    fields: dict[str, Any] = {"query": q, "limit": limit, "type": type, "tags": tags, "who": who,
+                              "pinned": _truthy(pinned), "importance_min": importance_min, "since": since,
+                              "until": until, "sessionKey": sessionKey}
+    if agentId:
+        fields["agentId"] = agentId
+    body = RecallRequest.model_validate({k: v for k, v in fields.items() if v is not None})
+    return _recall(request, body, svc)
+
+
+@router.get("/api/memories", summary="List memories (paginated) with stats")
+def list_route(request: Request, svc: Service,
+               limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+               offset: Annotated[int, Query(ge=0)] = 0,
+               type: str | None = None, agentId: str | None = None) -> dict[str, Any]:
+    return reads.list_memories(svc, limit=limit, offset=offset, memory_type=type,
+                               agent_id=reading_agent(request, agentId))
+
+
+@router.get("/api/memory/jobs/{job_id}", summary="Status of a pipeline job")
+def job_route(job_id: int, svc: Service) -> dict[str, Any]:
+    return reads.get_job(svc, job_id)
+
+
+@router.get("/api/memory/{memory_id}", summary="One memory by id")
+def get_route(request: Request, memory_id: str, svc: Service, agentId: str | None = None,
+              include_deleted: bool = False) -> dict[str, Any]:
+    return reads.get_memory(svc, memory_id, agent_id=reading_agent(request, agentId), include_deleted=include_deleted)
+
+
+@router.get("/api/memory/{memory_id}/history", summary="Audit history of a memory")
+def history_route(request: Request, memory_id: str, svc: Service,
+                  limit: Annotated[int, Query(ge=1, le=1000)] = 200, agentId: str | None = None) -> dict[str, Any]:
+    return reads.memory_history(svc, memory_id, limit=limit, agent_id=reading_agent(request, agentId))
+
+
+@router.get("/memory/search", summary="Legacy keyword search")
+def legacy_search_route(
+    request: Request, svc: Service,
+    q: Annotated[str | None, Query(max_length=10_000)] = None,
+    distinct: str | None = None,
+    limit: Annotated[int | None, Query(ge=1, le=1000)] = None,
+    type: str | None = None, tags: str | None = None, who: str | None = None, pinned: str | None = None,
+    importance_min: Annotated[float | None, Query(ge=0, le=1)] = None,
+    since: str | None = None, agentId: str | None = None,
+) -> dict[str, Any]:
+    # Reuse the recall request's validation for the shared filter fields.
+    parsed = RecallRequest.model_validate({"query": q or "", "tags": tags, "since": since})
+    flt = MemoryFilter(agent_id=reading_agent(request, agentId), types=[type] if type else [], tags=parsed.tags or [],
+                       who=who, pinned=_truthy(pinned), importance_min=importance_min, since=parsed.since,
+                       decay_rate=svc.settings.memory.decay_rate, now=now_iso())
+    if distinct == "who":
+        return {"values": reads.distinct_who(svc, flt.agent_id)}
+    return {"results": reads.legacy_search(svc, q, flt, limit)}
+
+
+@router.get("/memory/similar", summary="Memories most similar to a stored one")
+def similar_route(request: Request, svc: Service, id: str, k: Annotated[int, Query(ge=1, le=200)] = 10,
+                  type: str | None = None, agentId: str | None = None) -> dict[str, Any]:
+    return {"results": reads.similar(svc, id, k=k, memory_type=type, agent_id=reading_agent(request, agentId))}

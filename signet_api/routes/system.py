@@ -1,0 +1,29 @@
+"""Liveness, status and embedding provider status."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+
+from signet_api.deps import service
+from signet_pipeline.memory import status as status_view
+from signet_pipeline.memory.service import MemoryService
+
+router = APIRouter(tags=["system"])
+Service = Annotated[MemoryService, Depends(service)]
+
+
+@router.get("/health", summary="Liveness (never needs auth)")
+def health_route(request: Request, svc: Service) -> dict[str, Any]:
+    return status_view.health(svc, shutting_down=getattr(request.app.state, "shutting_down", False))
+
+
+@router.get("/api/status", summary="Full service status")
+def status_route(svc: Service) -> dict[str, Any]:
+    return status_view.status(svc)
+
+
+@router.get("/api/embeddings/status", summary="Embedding provider availability (cached 30 s)")
+def embeddings_status_route(svc: Service) -> dict[str, Any]:
+    return status_view.embedding_status(svc)

@@ -1,0 +1,1 @@
+"""The `signet` command line."""

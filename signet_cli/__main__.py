@@ -1,0 +1,3 @@
+from signet_cli.main import main
+
+raise SystemExit(main())

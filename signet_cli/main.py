@@ -1,0 +1,61 @@
+"""`signet serve` runs the API; `signet up` runs the API plus Dagster (webserver + daemon)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+
+from signet_pipeline.config import load_settings
+from signet_pipeline.errors import ConfigError
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from signet_api.app import create_app
+
+    overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    settings = load_settings(args.workspace)
+    if overrides:
+        settings.server = settings.server.model_copy(update=overrides)
+    uvicorn.run(create_app(settings), host=settings.server.host, port=settings.server.port,
+                log_level=args.log_level, access_log=False)
+    return 0
+
+
+def _up(args: argparse.Namespace) -> int:
+    from signet_cli.supervisor import run_stack
+
+    settings = load_settings(args.workspace)
+    return run_stack(settings, api_port=args.port or settings.server.port, dagster_port=args.dagster_port,
+                     host=args.host or settings.server.host, log_level=args.log_level)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="signet", description="Signet memory service")
+    parser.add_argument("--workspace", help="workspace directory (default: $SIGNET_WORKSPACE or ~/.agents)")
+    parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the HTTP API only")
+    serve.add_argument("--host", help="bind address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, help="port (default 3850)")
+    serve.set_defaults(func=_serve)
+
+    up = sub.add_parser("up", help="run the API plus the Dagster webserver and daemon")
+    up.add_argument("--host", help="API bind address (default 127.0.0.1)")
+    up.add_argument("--port", type=int, help="API port (default 3850)")
+    up.add_argument("--dagster-port", type=int, default=3000, help="Dagster UI port (default 3000)")
+    up.set_defaults(func=_up)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    try:
+        return args.func(args)
+    except ConfigError as exc:
+        print(f"signet: {exc}", file=sys.stderr)
+        return 2

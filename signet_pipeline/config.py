@@ -1,0 +1,171 @@
+"""Settings: one pydantic-settings class fed by defaults < agent.yaml < SIGNET_* env < arguments.
+
+Keys follow the reference system's agent.yaml (`search.alpha`, `memory.pipelineV2.*`,
+`embedding.*`). Unknown keys are ignored (agent.yaml holds much more than memory settings), but a
+known key with a bad value fails fast with a message naming the key.
+"""
+
+from __future__ import annotations
+
+import os
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic.alias_generators import to_camel
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+
+from signet_pipeline.errors import ConfigError
+
+DEFAULT_WORKSPACE = Path("~/.agents")
+CONFIG_FILE = "agent.yaml"
+DB_RELATIVE_PATH = Path("memory") / "memories.db"
+
+
+class _Section(BaseModel):
+    # camelCase keys as the reference writes them; snake_case accepted too.
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
+
+
+class SearchConfig(_Section):
+    alpha: float = Field(0.7, ge=0.0, le=1.0, description="vector weight; 1 - alpha goes to BM25")
+    min_score: float = Field(0.1, ge=0.0, le=1.0, validation_alias=AliasChoices("min_score", "minScore"))
+    default_limit: int = Field(10, ge=1, le=200, validation_alias=AliasChoices("default_limit", "defaultLimit"))
+    # How many candidates each leg (FTS, vector) contributes before fusion.
+    candidate_pool: int = Field(50, ge=5, le=1000, validation_alias=AliasChoices("candidate_pool", "candidatePool"))
+    # numpy: in-process matrix mirrored from the embeddings table (fast); sqlite-vec: vec0 KNN in SQL.
+    vector_backend: Literal["numpy", "sqlite-vec"] = Field(
+        "numpy", validation_alias=AliasChoices("vector_backend", "vectorBackend")
+    )
+
+
+class EmbeddingConfig(_Section):
+    provider: Literal["onnx", "ollama", "openai", "none"] = "onnx"
+    model: str = "all-MiniLM-L6-v2"
+    dimensions: int | None = Field(None, ge=8, le=8192)
+    base_url: str | None = Field(None, validation_alias=AliasChoices("base_url", "baseUrl"))
+    # Name of the env var holding the API key (the key itself never lives in agent.yaml).
+    api_key_env: str = Field("OPENAI_API_KEY", validation_alias=AliasChoices("api_key_env", "apiKeyEnv"))
+    timeout_ms: int = Field(10_000, ge=100, le=300_000, validation_alias=AliasChoices("timeout_ms", "timeoutMs"))
+    batch_size: int = Field(32, ge=1, le=512, validation_alias=AliasChoices("batch_size", "batchSize"))
+    threads: int = Field(1, ge=1, le=64, description="onnxruntime intra-op threads")
+    max_tokens: int = Field(256, ge=16, le=512, validation_alias=AliasChoices("max_tokens", "maxTokens"))
+
+    def resolved_base_url(self) -> str | None:
+        if self.base_url:
+            return self.base_url.rstrip("/")
+        return {"ollama": "http://localhost:11434", "openai": "https://api.openai.com"}.get(self.provider)
+
+
+class WorkerConfig(_Section):
+    poll_ms: int = Field(2000, ge=100, le=60_000)
+    max_retries: int = Field(3, ge=1, le=10)
+    lease_timeout_ms: int = Field(300_000, ge=10_000, le=600_000)
+
+
+class PipelineV2Config(_Section):
+    enabled: bool = True
+    shadow_mode: bool = False
+    mutations_frozen: bool = False
+    allow_update_delete: bool = False
+    graph_enabled: bool = True
+    min_fact_confidence_for_write: float = Field(0.7, ge=0.0, le=1.0)
+    worker: WorkerConfig = WorkerConfig()
+
+
+class MemoryConfig(_Section):
+    decay_rate: float = Field(0.95, gt=0.0, le=1.0, validation_alias=AliasChoices("decay_rate", "decayRate"))
+    default_importance: float = Field(
+        0.8, ge=0.0, le=1.0, validation_alias=AliasChoices("default_importance", "defaultImportance")
+    )
+    pipeline_v2: PipelineV2Config = Field(
+        PipelineV2Config(), validation_alias=AliasChoices("pipelineV2", "pipeline_v2", "pipelinev2")
+    )
+
+
+class ServerConfig(_Section):
+    host: str = "127.0.0.1"
+    port: int = Field(3850, ge=1, le=65535)
+
+
+_config_file: ContextVar[Path | None] = ContextVar("signet_config_file", default=None)
+
+
+class _YamlSource(PydanticBaseSettingsSource):
+    """agent.yaml of the workspace being loaded; an unreadable file is a config error."""
+
+    def get_field_value(self, field, field_name):  # pragma: no cover - __call__ does the work
+        return None, field_name, False
+
+    def __call__(self) -> dict[str, Any]:
+        path = _config_file.get()
+        if path is None or not path.exists():
+            return {}
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{path}: not valid YAML: {exc}") from exc
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path}: top level must be a mapping, got {type(data).__name__}")
+        return data
+
+
+class Settings(BaseSettings):
+    """Every setting of the service. Build with `load_settings()`."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="SIGNET_", env_nested_delimiter="__", extra="ignore", case_sensitive=False
+    )
+
+    workspace: Path = DEFAULT_WORKSPACE
+    server: ServerConfig = ServerConfig()
+    search: SearchConfig = SearchConfig()
+    embedding: EmbeddingConfig = EmbeddingConfig()
+    memory: MemoryConfig = MemoryConfig()
+
+    @model_validator(mode="after")
+    def _expand(self) -> "Settings":
+        self.workspace = self.workspace.expanduser()
+        return self
+
+    @classmethod
+    def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings):
+        return (init_settings, env_settings, _YamlSource(settings_cls))
+
+    @property
+    def db_path(self) -> Path:
+        return self.workspace / DB_RELATIVE_PATH
+
+    @property
+    def pipeline(self) -> PipelineV2Config:
+        return self.memory.pipeline_v2
+
+    @property
+    def dagster_home(self) -> Path:
+        return self.workspace / "dagster"
+
+
+def resolve_workspace(workspace: str | Path | None = None) -> Path:
+    raw = workspace or os.environ.get("SIGNET_WORKSPACE") or DEFAULT_WORKSPACE
+    return Path(raw).expanduser()
+
+
+def load_settings(workspace: str | Path | None = None, **overrides: Any) -> Settings:
+    """Load settings for a workspace (argument > SIGNET_WORKSPACE > ~/.agents).
+
+    Raises ConfigError naming each bad key, e.g. `search.alpha: Input should be less than or equal to 1`.
+    """
+    ws = resolve_workspace(workspace)
+    token = _config_file.set(ws / CONFIG_FILE)
+    try:
+        return Settings(workspace=ws, **overrides)
+    except ValidationError as exc:
+        problems = "; ".join(
+            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']} (got {err.get('input')!r})"
+            for err in exc.errors()
+        )
+        raise ConfigError(f"invalid configuration ({ws / CONFIG_FILE} or SIGNET_* env): {problems}") from exc
+    finally:
+        _config_file.reset(token)

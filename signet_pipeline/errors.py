@@ -1,0 +1,57 @@
+"""Domain errors: one small hierarchy. The API maps each to an HTTP status in one handler."""
+
+from __future__ import annotations
+
+
+class SignetError(Exception):
+    """Base of every error the service raises on purpose. `code` is stable for clients."""
+
+    code = "signet_error"
+    status = 500
+
+    def __init__(self, message: str, *, code: str | None = None, details: dict | None = None):
+        super().__init__(message)
+        self.message = message
+        if code:
+            self.code = code
+        self.details = details or {}
+
+
+class ConfigError(SignetError):
+    code = "invalid_config"
+
+
+class InvalidRequest(SignetError):
+    code = "invalid_request"
+    status = 400
+
+
+class NotFound(SignetError):
+    code = "not_found"
+    status = 404
+
+
+class Conflict(SignetError):
+    code = "conflict"
+    status = 409
+
+
+class MutationsFrozen(SignetError):
+    code = "mutations_frozen"
+    status = 503
+
+
+class StoreError(SignetError):
+    code = "store_error"
+    status = 500
+
+
+class MigrationError(StoreError):
+    code = "migration_error"
+
+
+class ProviderError(SignetError):
+    """An embedding or LLM provider failed (network, HTTP status, bad payload)."""
+
+    code = "provider_error"
+    status = 502

@@ -1,0 +1,39 @@
+"""Turn free user text into an FTS5 MATCH expression that can never be a syntax error.
+
+Every token is quoted (FTS5 operators, `*`, `-`, `NEAR`, parentheses and column filters lose
+their meaning) and tokens are OR-ed so BM25 ranks by how many and how rare the matched words are.
+Stop words are dropped: they match most rows, cost the most to score and add nothing to ranking.
+"""
+
+from __future__ import annotations
+
+import re
+
+_TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
+MAX_TOKENS = 32
+
+STOP_WORDS = frozenset("""
+a about above after again against all am an and any are aren't as at be because been before being below
+between both but by can could did do does doing don't down during each few for from further had has have
+having he her here hers herself him himself his how i i'm if in into is isn't it it's its itself just let's
+me more most my myself no nor not of off on once only or other ought our ours ourselves out over own same
+she should so some such than that that's the their theirs them themselves then there these they this those
+through to too under until up very was we were what when where which while who whom why will with would
+you your yours yourself yourselves s t d ll m re ve
+""".split())
+
+
+def query_tokens(text: str) -> list[str]:
+    """Lowercased word tokens without stop words (all of them if the text is only stop words)."""
+    words = [w.lower() for w in _TOKEN.findall(text)]
+    seen = list(dict.fromkeys(words))
+    content = [w for w in seen if w not in STOP_WORDS]
+    return (content or seen)[:MAX_TOKENS]
+
+
+def build_match(text: str) -> str | None:
+    """An FTS5 expression for text, or None when it holds no searchable word."""
+    tokens = query_tokens(text)
+    if not tokens:
+        return None
+    return " OR ".join(f'"{t}"' for t in tokens)

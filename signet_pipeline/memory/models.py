@@ -1,0 +1,171 @@
+"""Typed requests and results of the memory domain. The API uses them as its bodies, so
+validation (and its error messages) is the same whether a call comes over HTTP or from a stage."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from signet_pipeline.timeutil import normalize_iso
+
+MAX_CONTENT_CHARS = 100_000
+TYPE_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
+Visibility = Literal["global", "private"]
+
+
+def _alias(*names: str) -> Any:
+    return Field(None, validation_alias=AliasChoices(*names))
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, str_strip_whitespace=False)
+
+
+def _iso_or_none(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ValueError("must be an ISO 8601 timestamp string")
+    try:
+        return normalize_iso(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a valid ISO 8601 timestamp") from None
+
+
+def _tags_value(value: Any) -> list[str] | None:
+    from signet_pipeline.memory.content import parse_tags
+
+    if value is None:
+        return None
+    if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        return parse_tags(value)
+    raise ValueError("tags must be a comma-separated string or a list of strings")
+
+
+class RememberRequest(_Request):
+    content: str = Field(..., min_length=1, max_length=MAX_CONTENT_CHARS)
+    type: str | None = Field(None, pattern=TYPE_PATTERN)
+    importance: float | None = Field(None, ge=0.0, le=1.0)
+    tags: list[str] | None = None
+    who: str | None = Field(None, max_length=200)
+    project: str | None = Field(None, max_length=500)
+    pinned: bool | None = None
+    source_type: str | None = Field(None, max_length=100, validation_alias=AliasChoices("sourceType", "source_type"))
+    source_id: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sourceId", "source_id"))
+    source_path: str | None = _alias("sourcePath", "source_path")
+    runtime_path: str | None = _alias("runtimePath", "runtime_path")
+    idempotency_key: str | None = Field(None, max_length=500,
+                                        validation_alias=AliasChoices("idempotencyKey", "idempotency_key"))
+    session_id: str | None = _alias("sessionId", "session_id", "sessionKey")
+    created_at: str | None = _alias("createdAt", "created_at")
+    occurred_at: str | None = _alias("occurredAt", "occurred_at")
+    observed_at: str | None = _alias("observedAt", "observed_at")
+    source_created_at: str | None = _alias("sourceCreatedAt", "source_created_at")
+    valid_from: str | None = _alias("validFrom", "valid_from")
+    valid_until: str | None = _alias("validUntil", "valid_until")
+    agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
+    visibility: Visibility = "global"
+    metadata: dict[str, Any] | None = None
+
+    _iso = field_validator("created_at", "occurred_at", "observed_at", "source_created_at", "valid_from",
+                           "valid_until", mode="before")(_iso_or_none)
+    _tags = field_validator("tags", mode="before")(_tags_value)
+
+    @field_validator("content")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("content must not be blank")
+        return value
+
+    @model_validator(mode="after")
+    def _provenance(self) -> "RememberRequest":
+        if self.valid_from and self.valid_until and self.valid_until <= self.valid_from:
+            raise ValueError("validUntil must be after validFrom")
+        # Importers may pass snake_case provenance inside `metadata` (spec, remember).
+        meta = self.metadata or {}
+        for key in ("source_path", "runtime_path", "idempotency_key"):
+            if getattr(self, key) is None and isinstance(meta.get(key), str):
+                setattr(self, key, meta[key])
+        return self
+
+
+class RecallRequest(_Request):
+    query: str = Field(..., max_length=10_000)
+    keyword_query: str | None = Field(None, max_length=10_000,
+                                      validation_alias=AliasChoices("keywordQuery", "keyword_query"))
+    limit: int | None = Field(None, ge=1, le=200)
+    type: str | None = None
+    tags: list[str] | None = None
+    who: str | None = None
+    pinned: bool | None = None
+    importance_min: float | None = Field(None, ge=0.0, le=1.0,
+                                         validation_alias=AliasChoices("importance_min", "importanceMin"))
+    since: str | None = None
+    until: str | None = None
+    project: str | None = None
+    agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
+    session_key: str | None = _alias("sessionKey", "session_key")
+    include_recalled: bool = Field(False, validation_alias=AliasChoices("includeRecalled", "include_recalled"))
+    min_score: float | None = Field(None, ge=0.0, le=1.0, validation_alias=AliasChoices("min_score", "minScore"))
+    alpha: float | None = Field(None, ge=0.0, le=1.0)
+
+    _iso = field_validator("since", "until", mode="before")(_iso_or_none)
+    _tags = field_validator("tags", mode="before")(_tags_value)
+
+    @field_validator("type", mode="before")
+    @classmethod
+    def _type_list(cls, value: Any) -> Any:
+        return value or None
+
+    @property
+    def types(self) -> list[str]:
+        return [t.strip() for t in self.type.split(",") if t.strip()] if self.type else []
+
+
+class RememberResult(BaseModel):
+    id: str
+    memoryId: str
+    type: str
+    tags: str
+    pinned: bool
+    importance: float
+    content: str
+    embedded: bool
+    deduped: bool
+    jobId: int | None = None
+
+
+class StageTiming(BaseModel):
+    name: str
+    durationMs: float
+
+
+class RecallHit(BaseModel):
+    id: str
+    content: str
+    score: float
+    source: str
+    type: str
+    tags: str
+    pinned: bool
+    importance: float
+    who: str | None
+    project: str | None
+    created_at: str
+    agent_id: str
+    visibility: str
+    source_id: str | None
+    source_type: str | None
+    subject_type: str = "memory"
+    subject_id: str
+    supplementary: bool = False
+    already_recalled: bool = False
+
+
+class RecallResult(BaseModel):
+    results: list[RecallHit]
+    query: str
+    method: Literal["hybrid", "keyword", "vector"]
+    meta: dict[str, Any]

@@ -1,0 +1,145 @@
+"""Read operations other than hybrid recall: one memory, listing, history, legacy keyword
+search, similarity to a stored memory, and importance decay."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+from typing import Any
+
+import apsw
+
+from signet_pipeline.errors import NotFound
+from signet_pipeline.memory.fts_query import build_match
+from signet_pipeline.memory.recall import normalize_bm25
+from signet_pipeline.memory.remember import tags_text
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store import history as history_store
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.db import Row
+from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.timeutil import parse_iso
+
+DETAIL_FIELDS = (
+    "id", "content", "type", "importance", "tags", "pinned", "who", "source_id", "source_type", "source_path",
+    "runtime_path", "idempotency_key", "project", "session_id", "confidence", "access_count", "last_accessed",
+    "is_deleted", "deleted_at", "extraction_status", "embedding_model", "version", "created_at", "updated_at",
+    "updated_by", "agent_id", "visibility", "content_hash", "occurred_at", "observed_at", "source_created_at",
+    "valid_from", "valid_until",
+)
+LIST_FIELDS = ("id", "content", "created_at", "who", "importance", "tags", "source_type", "pinned", "type",
+               "agent_id", "visibility", "project")
+
+
+def decayed_importance(row: Row, decay_rate: float, now: datetime | None = None) -> float:
+    """importance(t) = base x decay_rate ^ days_since_access; pinned memories never decay."""
+    if row["pinned"]:
+        return 1.0
+    now = now or datetime.now(timezone.utc)
+    since = parse_iso(row["last_accessed"] or row["created_at"])
+    days = max(0.0, (now - since).total_seconds() / 86400)
+    return float(row["importance"]) * decay_rate ** days
+
+
+def _view(row: Row, fields: tuple[str, ...]) -> dict[str, Any]:
+    out = {f: row[f] for f in fields}
+    out["tags"] = tags_text(row["tags"])
+    return out
+
+
+def visible(row: Row | None, agent_id: str) -> bool:
+    """Python twin of MemoryFilter.sql()'s visibility clause, for single-row reads."""
+    return row is not None and (row["visibility"] == "global" or (row["agent_id"] == agent_id and row["visibility"] != "archived"))
+
+
+def get_memory(svc: MemoryService, memory_id: str, *, agent_id: str = "default",
+               include_deleted: bool = False) -> dict[str, Any]:
+    row = mem_store.get(svc.db.reader(), memory_id, include_deleted=include_deleted)
+    if not visible(row, agent_id):
+        raise NotFound(f"memory {memory_id} not found")
+    out = _view(row, DETAIL_FIELDS)
+    out.update(sourcePath=row["source_path"], runtimePath=row["runtime_path"], idempotencyKey=row["idempotency_key"],
+               effective_importance=round(decayed_importance(row, svc.settings.memory.decay_rate), 6))
+    return out
+
+
+def list_memories(svc: MemoryService, *, limit: int, offset: int, memory_type: str | None,
+                  agent_id: str = "default") -> dict[str, Any]:
+    flt = MemoryFilter(agent_id=agent_id, types=[memory_type] if memory_type else [])
+    with svc.db.read() as conn:
+        page = mem_store.list_page(conn, flt, limit, offset)
+        stats = mem_store.stats(conn, MemoryFilter(agent_id=agent_id))
+    return {"memories": [_view(r, LIST_FIELDS) for r in page], "stats": stats, "limit": limit, "offset": offset}
+
+
+def memory_history(svc: MemoryService, memory_id: str, *, limit: int, agent_id: str = "default") -> dict[str, Any]:
+    conn = svc.db.reader()
+    if not visible(mem_store.get(conn, memory_id, include_deleted=True), agent_id):
+        raise NotFound(f"memory {memory_id} not found")
+    events = [
+        {
+            "id": h["id"], "event": h["event"], "oldContent": h["old_content"], "newContent": h["new_content"],
+            "changedBy": h["changed_by"], "actorType": h["actor_type"], "reason": h["reason"],
+            "metadata": json.loads(h["metadata"]) if h["metadata"] else None, "createdAt": h["created_at"],
+            "sessionId": h["session_id"], "requestId": h["request_id"],
+        }
+        for h in history_store.for_memory(conn, memory_id, limit)
+    ]
+    return {"memoryId": memory_id, "count": len(events), "history": events}
+
+
+def legacy_search(svc: MemoryService, q: str | None, flt: MemoryFilter, limit: int | None) -> list[dict[str, Any]]:
+    """GET /memory/search: keyword only. `q` is tried as raw FTS5 syntax first (power users), and
+    on a syntax error as plain words, so no input raises."""
+    conn = svc.db.reader()
+    if not q or not q.strip():
+        return [_view(r, LIST_FIELDS) for r in mem_store.list_page(conn, flt, limit or 50, 0)]
+    limit = limit or 20
+    try:
+        hits = mem_store.fts_search(conn, q, flt, limit)
+    except apsw.SQLError:
+        match = build_match(q)
+        hits = mem_store.fts_search(conn, match, flt, limit) if match else []
+    found = mem_store.fetch_many(conn, [mid for mid, _ in hits])
+    return [{**_view(found[mid], LIST_FIELDS), "score": round(normalize_bm25(raw), 6)} for mid, raw in hits if mid in found]
+
+
+def similar(svc: MemoryService, memory_id: str, *, k: int, memory_type: str | None,
+            agent_id: str = "default") -> list[dict[str, Any]]:
+    conn = svc.db.reader()
+    anchor = mem_store.get(conn, memory_id)
+    if not visible(anchor, agent_id):
+        raise NotFound(f"memory {memory_id} not found")
+    stored = emb_store.vector_for_hash(conn, anchor["content_hash"])
+    index = svc.vector_index()
+    if stored is None or index is None or stored[0].shape[0] != index.dimensions:
+        raise NotFound(f"memory {memory_id} has no stored embedding", code="no_embedding")
+    flt = MemoryFilter(agent_id=agent_id, types=[memory_type] if memory_type else [])
+    hits = dict(index.search(stored[0], k * 4 + 1))
+    pairs = [(h, mid) for h, mid in mem_store.live_ids_by_hashes(conn, list(hits), flt) if mid != memory_id]
+    pairs.sort(key=lambda p: -hits[p[0]])
+    rows = mem_store.fetch_many(conn, [mid for _, mid in pairs[:k]])
+    return [
+        {"id": mid, "content": rows[mid]["content"], "type": rows[mid]["type"],
+         "tags": json.loads(rows[mid]["tags"]), "score": round(hits[h], 6), "confidence": rows[mid]["confidence"],
+         "created_at": rows[mid]["created_at"]}
+        for h, mid in pairs[:k] if mid in rows
+    ]
+
+
+def distinct_who(svc: MemoryService, agent_id: str) -> list[str]:
+    return mem_store.distinct_who(svc.db.reader(), MemoryFilter(agent_id=agent_id))
+
+
+def get_job(svc: MemoryService, job_id: int) -> dict[str, Any]:
+    job = job_store.get(svc.db.reader(), job_id)
+    if job is None:
+        raise NotFound(f"job {job_id} not found")
+    return {
+        "id": job["id"], "jobType": job["job_type"], "status": job["status"], "memoryId": job["memory_id"],
+        "documentId": job["document_id"], "attempts": job["attempts"], "maxAttempts": job["max_attempts"],
+        "error": job["error"], "createdAt": job["created_at"], "updatedAt": job["updated_at"],
+        "leasedAt": job["leased_at"], "completedAt": job["completed_at"], "failedAt": job["failed_at"],
+    }

@@ -1,0 +1,153 @@
+"""Hybrid recall: FTS5 BM25 + vector cosine, alpha-blended (spec "Search").
+
+The query embedding runs on a worker thread while FTS5 runs on the caller's thread (both release
+the GIL). Scores:
+- bm25 is normalized with |s| / (1 + |s|): monotonic, so a stronger keyword match scores higher.
+  (The spec writes 1 / (1 + |s|), which ranks the *weakest* keyword match first and pushes strong
+  matches under min_score; see docs/DECISIONS.md.)
+- both legs: alpha * vector + (1 - alpha) * bm25; one leg only: that score as is;
+- results under min_score are dropped.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import Future
+
+import numpy as np
+
+from signet_pipeline.errors import ProviderError
+from signet_pipeline.memory.fts_query import build_match
+from signet_pipeline.memory.models import RecallHit, RecallRequest, RecallResult
+from signet_pipeline.memory.remember import tags_text
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.db import Row
+from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.timeutil import now_iso
+
+# With a selective filter, score only the matching rows when there are at most this many.
+RESTRICTED_SCAN_MAX = 50_000
+
+
+class Stopwatch:
+    def __init__(self) -> None:
+        self.started = time.perf_counter()
+        self._mark = self.started
+        self.stages: list[dict[str, float | str]] = []
+
+    def lap(self, name: str) -> None:
+        now = time.perf_counter()
+        self.stages.append({"name": name, "durationMs": round((now - self._mark) * 1000, 3)})
+        self._mark = now
+
+    @property
+    def total_ms(self) -> float:
+        return round((time.perf_counter() - self.started) * 1000, 3)
+
+
+def normalize_bm25(raw: float) -> float:
+    magnitude = abs(raw)
+    return magnitude / (1.0 + magnitude)
+
+
+def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
+    return MemoryFilter(
+        agent_id=req.agent_id, types=req.types, tags=req.tags or [], who=req.who, pinned=req.pinned,
+        importance_min=req.importance_min, since=req.since, until=req.until, project=req.project,
+        decay_rate=svc.settings.memory.decay_rate, now=now_iso(),
+    )
+
+
+def vector_candidates(svc: MemoryService, query_vec: np.ndarray, flt: MemoryFilter, pool: int) -> dict[str, float]:
+    """memory id -> cosine for the best `pool` visible memories."""
+    index = svc.vector_index()
+    if index is None:
+        return {}
+    conn = svc.db.reader()
+    want = pool * 4 if flt.selective else pool + 10
+    hits = index.search(query_vec, want)
+    by_hash = dict(hits)
+    found = mem_store.live_ids_by_hashes(conn, list(by_hash), flt)
+    if len(found) < pool and flt.selective:
+        # The filter removed most neighbours: search only among the rows it admits.
+        allowed = mem_store.visible_hashes(conn, flt, RESTRICTED_SCAN_MAX + 1)
+        if len(allowed) <= RESTRICTED_SCAN_MAX:
+            by_hash = dict(index.search(query_vec, pool, allowed_hashes=allowed))
+            found = mem_store.live_ids_by_hashes(conn, list(by_hash), flt)
+    scored = {memory_id: max(0.0, by_hash[h]) for h, memory_id in found}
+    return dict(sorted(scored.items(), key=lambda kv: -kv[1])[:pool])
+
+
+def fuse(fts: dict[str, float], vec: dict[str, float], alpha: float) -> dict[str, tuple[float, str]]:
+    fused: dict[str, tuple[float, str]] = {}
+    for memory_id in fts.keys() | vec.keys():
+        k, v = fts.get(memory_id), vec.get(memory_id)
+        if k is not None and v is not None:
+            fused[memory_id] = (alpha * v + (1 - alpha) * k, "hybrid")
+        elif v is not None:
+            fused[memory_id] = (v, "vector")
+        else:
+            fused[memory_id] = (k, "keyword")  # type: ignore[assignment]
+    return fused
+
+
+def to_hit(row: Row, score: float, source: str) -> RecallHit:
+    return RecallHit(
+        id=row["id"], content=row["content"], score=round(score, 6), source=source, type=row["type"],
+        tags=tags_text(row["tags"]), pinned=bool(row["pinned"]), importance=row["importance"], who=row["who"],
+        project=row["project"], created_at=row["created_at"], agent_id=row["agent_id"],
+        visibility=row["visibility"], source_id=row["source_id"], source_type=row["source_type"], subject_id=row["id"],
+    )
+
+
+def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
+    cfg = svc.settings.search
+    watch = Stopwatch()
+    limit = req.limit or cfg.default_limit
+    pool = max(cfg.candidate_pool, limit * 2)
+    alpha = cfg.alpha if req.alpha is None else req.alpha
+    min_score = cfg.min_score if req.min_score is None else req.min_score
+    flt = build_filter(svc, req)
+    conn = svc.db.reader()
+
+    embedding: Future | None = None
+    if svc.embedder.dimensions and req.query.strip():
+        embedding = svc.pool.submit(svc.embed_query, req.query)
+
+    fts: dict[str, float] = {}
+    match = build_match(req.keyword_query or req.query)
+    if match:
+        fts = {mid: normalize_bm25(raw) for mid, raw in mem_store.fts_search(conn, match, flt, pool)}
+    watch.lap("memory_fts")
+
+    vec: dict[str, float] = {}
+    method = "keyword"
+    query_vec = None
+    if embedding is not None:
+        try:
+            query_vec = embedding.result(timeout=svc.settings.embedding.timeout_ms / 1000)
+        except (ProviderError, TimeoutError):
+            query_vec = None  # degrade to keyword search
+        watch.lap("query_embedding_wait")
+    if query_vec is not None:
+        vec = vector_candidates(svc, query_vec, flt, pool)
+        method = "hybrid"
+        watch.lap("vector_search")
+
+    fused = fuse(fts, vec, alpha)
+    ranked = sorted(((s, src, mid) for mid, (s, src) in fused.items() if s >= min_score), key=lambda t: -t[0])[:limit]
+    rows = mem_store.fetch_many(conn, [mid for _, _, mid in ranked])
+    hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
+    watch.lap("final_rank")
+
+    svc.access.record([h.id for h in hits])
+    return RecallResult(
+        results=hits, query=req.query, method=method,
+        meta={
+            "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
+            "candidates": {"fts": len(fts), "vector": len(vec)},
+            "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
+            "dedupe": {"enabled": False, "contextEpoch": 0, "suppressed": 0, "repeatedReturned": 0},
+        },
+    )

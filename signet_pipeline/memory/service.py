@@ -1,0 +1,91 @@
+"""MemoryService: the process-wide handle the API (and later the pipeline) works through.
+
+It owns the database, the embedder (loaded once per process), the in-memory vector index and the
+access tracker, and exposes the domain operations implemented in remember.py / recall.py.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from signet_pipeline.config import Settings
+from signet_pipeline.errors import ProviderError
+from signet_pipeline.memory.access import AccessTracker
+from signet_pipeline.memory.vector_index import MatrixIndex, SqliteVecIndex
+from signet_pipeline.providers.embeddings import EmbeddingProvider, create_embedder
+from signet_pipeline.providers.embeddings.base import NoEmbeddings
+from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store.db import Database
+from signet_pipeline.store.migrate import migrate
+
+log = logging.getLogger("signet.memory")
+
+QUERY_CACHE_SIZE = 512
+
+
+class MemoryService:
+    def __init__(self, settings: Settings, *, embedder: EmbeddingProvider | None = None):
+        self.settings = settings
+        self.started_at = time.time()
+        self.db = Database(settings.db_path)
+        migrate(self.db)
+        self.embedder = embedder if embedder is not None else self._load_embedder()
+        self._index: MatrixIndex | SqliteVecIndex | None = None
+        self._index_lock = threading.Lock()
+        self.access = AccessTracker(self.db)
+        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="signet-query")
+        self._query_cache: OrderedDict[str, np.ndarray] = OrderedDict()
+        self._query_cache_lock = threading.Lock()
+        self.vector_index()  # create the vec table and warm the matrix now, not on the first recall
+
+    def _load_embedder(self) -> EmbeddingProvider:
+        try:
+            return create_embedder(self.settings.embedding)
+        except ProviderError as exc:
+            # The service still runs keyword-only; /api/embeddings/status reports why.
+            log.error("embedding provider unavailable, search is keyword-only: %s", exc)
+            cfg = self.settings.embedding
+            return NoEmbeddings(cfg.provider, cfg.model, str(exc))
+
+    def vector_index(self) -> MatrixIndex | SqliteVecIndex | None:
+        """The index for the current embedder, or None until its dimension is known."""
+        if self._index is not None:
+            return self._index
+        dims = self.embedder.dimensions
+        if not dims:
+            return None
+        with self._index_lock:
+            if self._index is None:
+                with self.db.write() as conn:
+                    emb_store.ensure_vec_table(conn, dims)
+                cls = MatrixIndex if self.settings.search.vector_backend == "numpy" else SqliteVecIndex
+                index = cls(self.db, model=self.embedder.model, dimensions=dims)
+                index.sync()
+                self._index = index
+        return self._index
+
+    def embed_query(self, text: str) -> np.ndarray:
+        """Query vector with a small LRU cache (agents repeat queries). Raises ProviderError."""
+        with self._query_cache_lock:
+            cached = self._query_cache.get(text)
+            if cached is not None:
+                self._query_cache.move_to_end(text)
+                return cached
+        vector = self.embedder.embed_one(text)
+        vector.setflags(write=False)
+        with self._query_cache_lock:
+            self._query_cache[text] = vector
+            if len(self._query_cache) > QUERY_CACHE_SIZE:
+                self._query_cache.popitem(last=False)
+        return vector
+
+    def close(self) -> None:
+        self.access.close()
+        self.pool.shutdown(wait=True)
+        self.db.close()

@@ -1,0 +1,100 @@
+"""Liveness and status snapshots (wire-contract.md shapes), built from the store."""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from typing import Any
+
+from signet_pipeline import __version__
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.db import scalar
+from signet_pipeline.timeutil import parse_iso
+
+STALL_AFTER_S = 300  # an extract job pending this long means nothing is consuming the queue
+
+
+def _extraction(svc: MemoryService) -> dict[str, Any]:
+    conn = svc.db.reader()
+    counts = job_store.counts_by_status(conn, "extract")
+    oldest = scalar(conn, "SELECT min(created_at) FROM memory_jobs WHERE job_type = 'extract' AND status = 'pending'")
+    age_s = time.time() - parse_iso(oldest).timestamp() if oldest else 0.0
+    return {
+        "pending": counts.get("pending", 0), "leased": counts.get("leased", 0), "dead": counts.get("dead", 0),
+        "completed": counts.get("completed", 0), "oldestPendingAgeS": round(age_s, 1),
+        "stalled": age_s > STALL_AFTER_S,
+    }
+
+
+def health(svc: MemoryService, *, shutting_down: bool = False) -> dict[str, Any]:
+    try:
+        scalar(svc.db.reader(), "SELECT 1")
+        db_ok = True
+    except Exception:
+        db_ok = False
+    ext = _extraction(svc) if db_ok else {"pending": 0, "leased": 0, "stalled": False}
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "status": "shutting_down" if shutting_down else "healthy",
+        "uptime": round(time.time() - svc.started_at, 3),
+        "pid": os.getpid(),
+        "version": __version__,
+        "port": svc.settings.server.port,
+        "agentsDir": str(svc.settings.workspace),
+        "db": db_ok,
+        "shuttingDown": shutting_down,
+        "pipeline": {
+            "extractionRunning": ext["leased"] > 0,
+            "extractionStalled": ext["stalled"],
+            "extractionPending": ext["pending"],
+            "extractionBackoffMs": 0,
+        },
+        "resources": {"maxRssMb": round(usage.ru_maxrss / 1024, 1)},
+    }
+
+
+def embedding_status(svc: MemoryService) -> dict[str, Any]:
+    st = svc.embedder.status()
+    out = {"provider": st.provider, "model": st.model, "available": st.available, "dimensions": st.dimensions,
+           "base_url": st.base_url, "checkedAt": st.checked_at}
+    if st.error:
+        out["error"] = st.error
+    index = svc.vector_index()
+    out["index"] = {"backend": svc.settings.search.vector_backend, "vectors": len(index) if index else 0}
+    return out
+
+
+def status(svc: MemoryService) -> dict[str, Any]:
+    cfg = svc.settings
+    pipe = cfg.pipeline
+    ext = _extraction(svc)
+    emb = svc.embedder.status()
+    conn = svc.db.reader()
+    return {
+        "pid": os.getpid(),
+        "uptime": round(time.time() - svc.started_at, 3),
+        "version": __version__,
+        "host": cfg.server.host,
+        "bindHost": cfg.server.host,
+        "networkMode": "local" if cfg.server.host in ("127.0.0.1", "localhost", "::1") else "network",
+        "agentsDir": str(cfg.workspace),
+        "memoryDb": str(cfg.db_path),
+        "pipelineV2": {
+            "enabled": pipe.enabled, "shadowMode": pipe.shadow_mode, "mutationsFrozen": pipe.mutations_frozen,
+            "allowUpdateDelete": pipe.allow_update_delete, "graphEnabled": pipe.graph_enabled,
+            "minFactConfidenceForWrite": pipe.min_fact_confidence_for_write,
+        },
+        "pipeline": {"extraction": {"running": ext["leased"] > 0, "overloaded": ext["stalled"], **ext}},
+        "providerResolution": {
+            "extraction": {
+                "configured": None, "effective": None, "status": "queued-only", "degraded": ext["stalled"],
+                "reason": "extract jobs are queued in memory_jobs; the Dagster pipeline consumes them",
+            }
+        },
+        "embedding": {"provider": emb.provider, "model": emb.model, "available": emb.available},
+        "memories": {"live": mem_store.count_live(conn), "embeddings": emb_store.counts(conn, emb.model)},
+    }

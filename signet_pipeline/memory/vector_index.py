@@ -1,0 +1,162 @@
+"""Vector search for recall.
+
+`MatrixIndex` mirrors the `embeddings` table (current model and dimension) as one float32 matrix
+in process memory: brute-force cosine with BLAS is exact and, at 100k x 384, several times faster
+than a vec0 KNN scan (DESIGN.md). The database stays the source of truth: the index follows the
+`embedding_changes` log, so writes from any process (API, Dagster runs) become visible on the
+next search, and a gap in the log (pruned entries) forces a full reload.
+
+`SqliteVecIndex` answers the same calls with sqlite-vec's vec0 table (no memory held); it is the
+portable path and the benchmark's comparison point.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection
+
+import numpy as np
+
+from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store.db import Database
+
+Hit = tuple[str, float]  # (content_hash, cosine similarity)
+
+
+class MatrixIndex:
+    def __init__(self, db: Database, *, model: str, dimensions: int, initial_capacity: int = 1024):
+        self._db = db
+        self.model = model
+        self.dimensions = dimensions
+        self._lock = threading.Lock()
+        self._initial_capacity = initial_capacity
+        self._reset()
+
+    def _reset(self) -> None:
+        self._matrix = np.zeros((self._initial_capacity, self.dimensions), dtype=np.float32)
+        self._n = 0
+        self._hashes: list[str | None] = []  # per matrix row; None = removed
+        self._row_of_id: dict[int, int] = {}
+        self._row_of_hash: dict[str, int] = {}
+        self._removed = 0
+        self._seq = 0
+        self._loaded = False
+
+    def __len__(self) -> int:
+        return self._n - self._removed
+
+    # -- keeping in sync -------------------------------------------------------------------------
+
+    def sync(self) -> None:
+        """Apply changes committed since the last call (cheap when there are none)."""
+        conn = self._db.reader()
+        with self._lock:
+            if not self._loaded:
+                self._reload(conn)
+                return
+            changes = emb_store.changes_since(conn, self._seq)
+            if not changes:
+                return
+            if changes[0][0] > self._seq + 1:  # entries we never saw were pruned from the log
+                self._reload(conn)
+                return
+            self._apply(conn, changes)
+            if self._removed > 1024 and self._removed > self._n // 4:
+                self._reload(conn)  # compact
+
+    def _reload(self, conn) -> None:
+        self._reset()
+        self._seq = emb_store.last_change_seq(conn)  # read first: later changes get re-applied
+        found = emb_store.load_matching(conn, self.model, self.dimensions)
+        self._matrix = np.zeros((max(self._initial_capacity, int(len(found) * 1.25)), self.dimensions), np.float32)
+        for row in found:
+            self._append(row["id"], row["content_hash"], row["vector"])
+        self._loaded = True
+
+    def _apply(self, conn, changes: list[tuple[int, int, str]]) -> None:
+        touched = list(dict.fromkeys(embedding_id for _, embedding_id, _ in changes))
+        current = {r["id"]: r for r in emb_store.rows_by_ids(conn, touched)}
+        for embedding_id in touched:
+            self._remove(embedding_id)
+            row = current.get(embedding_id)
+            if row and row["model"] == self.model and row["dimensions"] == self.dimensions:
+                self._append(embedding_id, row["content_hash"], row["vector"])
+        self._seq = changes[-1][0]
+
+    def _append(self, embedding_id: int, content_hash: str, blob: bytes) -> None:
+        if self._n == self._matrix.shape[0]:
+            grown = np.zeros((int(self._matrix.shape[0] * 1.5) + 1, self.dimensions), dtype=np.float32)
+            grown[: self._n] = self._matrix[: self._n]
+            self._matrix = grown  # readers holding the old array keep a consistent view
+        self._matrix[self._n] = emb_store.from_blob(blob)
+        self._hashes.append(content_hash)
+        self._row_of_id[embedding_id] = self._n
+        self._row_of_hash[content_hash] = self._n
+        self._n += 1
+
+    def _remove(self, embedding_id: int) -> None:
+        row = self._row_of_id.pop(embedding_id, None)
+        if row is None:
+            return
+        content_hash = self._hashes[row]
+        self._hashes[row] = None
+        if content_hash is not None and self._row_of_hash.get(content_hash) == row:
+            del self._row_of_hash[content_hash]
+        self._removed += 1
+
+    # -- search ----------------------------------------------------------------------------------
+
+    def search(self, query: np.ndarray, k: int, *, allowed_hashes: Collection[str] | None = None) -> list[Hit]:
+        """Top-k (content_hash, cosine), best first; optionally only among allowed_hashes."""
+        self.sync()
+        with self._lock:
+            matrix, n, hashes = self._matrix, self._n, self._hashes
+            rows = None
+            if allowed_hashes is not None:
+                rows = np.fromiter((r for h in allowed_hashes if (r := self._row_of_hash.get(h)) is not None), dtype=np.int64)
+        if n == 0 or k <= 0:
+            return []
+        query = np.asarray(query, dtype=np.float32)
+        if rows is not None:
+            if rows.size == 0:
+                return []
+            scores = matrix[rows] @ query
+        else:
+            scores = matrix[:n] @ query
+        # Removed rows still sit in the matrix: fetch a few extra to make up for them.
+        want = min(scores.shape[0], k + min(self._removed, k))
+        top = np.argpartition(-scores, want - 1)[:want] if want < scores.shape[0] else np.arange(scores.shape[0])
+        top = top[np.argsort(-scores[top])]
+        out: list[Hit] = []
+        for i in top:
+            content_hash = hashes[int(rows[i]) if rows is not None else int(i)]
+            if content_hash is not None:
+                out.append((content_hash, float(scores[i])))
+                if len(out) == k:
+                    break
+        return out
+
+
+class SqliteVecIndex:
+    """Same interface over sqlite-vec's vec0 KNN (cosine)."""
+
+    def __init__(self, db: Database, *, model: str, dimensions: int):
+        self._db = db
+        self.model = model
+        self.dimensions = dimensions
+
+    def __len__(self) -> int:
+        return emb_store.counts(self._db.reader(), self.model)["currentModel"]
+
+    def sync(self) -> None:
+        return None
+
+    def search(self, query: np.ndarray, k: int, *, allowed_hashes: Collection[str] | None = None) -> list[Hit]:
+        if k <= 0:
+            return []
+        if allowed_hashes is not None:
+            allowed = set(allowed_hashes)
+            # vec0 cannot filter on our columns: widen k, then filter.
+            hits = emb_store.vec_knn(self._db.reader(), query, min(4096, max(k * 20, 200)))
+            return [h for h in hits if h[0] in allowed][:k]
+        return emb_store.vec_knn(self._db.reader(), query, k)

@@ -1,0 +1,30 @@
+"""Embedding providers, chosen by `embedding.provider` in the settings."""
+
+from __future__ import annotations
+
+from signet_pipeline.config import EmbeddingConfig
+from signet_pipeline.providers.embeddings.base import EmbeddingProvider, NoEmbeddings, ProviderStatus
+
+__all__ = ["EmbeddingProvider", "ProviderStatus", "create_embedder"]
+
+
+def create_embedder(config: EmbeddingConfig) -> EmbeddingProvider:
+    """Build the configured provider. Load it once per process and share it."""
+    if config.provider == "onnx":
+        from signet_pipeline.providers.embeddings.onnx import OnnxMiniLM
+
+        return OnnxMiniLM(threads=config.threads, max_tokens=config.max_tokens, batch_size=config.batch_size)
+    if config.provider == "none":
+        return NoEmbeddings()
+    from signet_pipeline.providers.embeddings.remote import OllamaEmbeddings, OpenAIEmbeddings
+
+    common = dict(
+        base_url=config.resolved_base_url(),
+        model=config.model,
+        timeout_s=config.timeout_ms / 1000,
+        dimensions=config.dimensions,
+        batch_size=config.batch_size,
+    )
+    if config.provider == "ollama":
+        return OllamaEmbeddings(**common)
+    return OpenAIEmbeddings(api_key_env=config.api_key_env, **common)

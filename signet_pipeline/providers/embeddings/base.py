@@ -1,0 +1,90 @@
+"""Embedding provider interface. Vectors are float32, L2-normalized (cosine = dot product)."""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from signet_pipeline.errors import ProviderError
+from signet_pipeline.timeutil import now_iso
+
+
+@dataclass
+class ProviderStatus:
+    provider: str
+    model: str
+    available: bool
+    dimensions: int | None
+    base_url: str | None = None
+    error: str | None = None
+    checked_at: str = field(default_factory=now_iso)
+
+
+def l2_normalize(matrix: np.ndarray) -> np.ndarray:
+    matrix = np.asarray(matrix, dtype=np.float32)
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
+
+
+class EmbeddingProvider(ABC):
+    name: str
+    model: str
+    base_url: str | None = None
+    status_ttl_s = 30.0  # spec: availability is cached for 30 seconds
+
+    def __init__(self) -> None:
+        self._status: ProviderStatus | None = None
+        self._status_at = 0.0
+
+    @property
+    @abstractmethod
+    def dimensions(self) -> int | None:
+        """Vector size, or None while an HTTP provider has not answered yet."""
+
+    @abstractmethod
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        """Raw vectors for texts (n x d)."""
+
+    def embed(self, texts: list[str]) -> np.ndarray:
+        """L2-normalized float32 vectors, one row per text. Raises ProviderError."""
+        if not texts:
+            return np.zeros((0, self.dimensions or 0), dtype=np.float32)
+        vectors = self._embed(texts)
+        if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+            raise ProviderError(f"{self.name}: expected {len(texts)} vectors, got shape {vectors.shape}")
+        return l2_normalize(vectors)
+
+    def embed_one(self, text: str) -> np.ndarray:
+        return self.embed([text])[0]
+
+    def status(self, *, refresh: bool = False) -> ProviderStatus:
+        now = time.monotonic()
+        if refresh or self._status is None or now - self._status_at > self.status_ttl_s:
+            try:
+                self.embed(["health check"])
+                self._status = ProviderStatus(self.name, self.model, True, self.dimensions, self.base_url)
+            except ProviderError as exc:
+                self._status = ProviderStatus(self.name, self.model, False, self.dimensions, self.base_url, str(exc))
+            self._status_at = now
+        return self._status
+
+
+class NoEmbeddings(EmbeddingProvider):
+    """No vectors: `embedding.provider: none`, or a provider that failed to load (reason says
+    why). Search is keyword-only and writes are stored without a vector."""
+
+    def __init__(self, name: str = "none", model: str = "none",
+                 reason: str = "embeddings are disabled (embedding.provider: none)"):
+        super().__init__()
+        self.name, self.model, self.reason = name, model, reason
+
+    @property
+    def dimensions(self) -> int | None:
+        return None
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        raise ProviderError(self.reason)

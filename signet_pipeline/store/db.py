@@ -1,0 +1,131 @@
+"""The one module that owns SQLite connections.
+
+apsw ships its own SQLite (FTS5, math functions) and can load sqlite-vec; the stdlib sqlite3 on
+these machines cannot load extensions (DESIGN.md).
+
+- Reads: one connection per thread, WAL snapshot reads, never blocked by writers.
+- Writes: one writer connection per process behind a lock, `BEGIN IMMEDIATE`, short transactions.
+  In-process writers queue on the lock instead of spinning in SQLite's busy handler; writers in
+  other processes (Dagster runs) are waited for by the busy timeout.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import apsw
+import sqlite_vec
+
+from signet_pipeline.errors import StoreError
+
+Row = dict[str, Any]
+Params = Sequence[Any] | dict[str, Any]
+
+BUSY_TIMEOUT_MS = 30_000
+
+
+def _configure(conn: apsw.Connection) -> None:
+    conn.enable_load_extension(True)
+    conn.load_extension(sqlite_vec.loadable_path())
+    conn.enable_load_extension(False)
+    conn.set_busy_timeout(BUSY_TIMEOUT_MS)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")  # durable across app crashes in WAL; fsync at checkpoint
+    conn.execute("PRAGMA foreign_keys=ON")
+    conn.execute("PRAGMA temp_store=MEMORY")
+    conn.execute("PRAGMA cache_size=-32000")
+
+
+def rows(conn: apsw.Connection, sql: str, params: Params = ()) -> list[Row]:
+    """Run a query and return dict rows."""
+    cur = conn.execute(sql, params)
+    try:
+        names = [d[0] for d in cur.getdescription()]
+    except apsw.ExecutionCompleteError:  # no rows: the statement already finished
+        return []
+    return [dict(zip(names, r)) for r in cur]
+
+
+def one(conn: apsw.Connection, sql: str, params: Params = ()) -> Row | None:
+    found = rows(conn, sql, params)
+    return found[0] if found else None
+
+
+def scalar(conn: apsw.Connection, sql: str, params: Params = ()) -> Any:
+    for r in conn.execute(sql, params):
+        return r[0]
+    return None
+
+
+class Database:
+    """Connections to one memories.db file."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        self._write_lock = threading.RLock()
+        self._all: list[apsw.Connection] = []
+        self._all_lock = threading.Lock()
+        self._writer = self._open()
+
+    def _open(self) -> apsw.Connection:
+        try:
+            conn = apsw.Connection(str(self.path))
+            _configure(conn)
+        except apsw.Error as exc:
+            raise StoreError(f"cannot open database {self.path}: {exc}") from exc
+        with self._all_lock:
+            self._all.append(conn)
+        return conn
+
+    def reader(self) -> apsw.Connection:
+        """This thread's read connection (autocommit; each statement sees a committed snapshot)."""
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._open()
+        return conn
+
+    @contextmanager
+    def read(self) -> Iterator[apsw.Connection]:
+        """A consistent snapshot across several statements (deferred read transaction)."""
+        conn = self.reader()
+        if not conn.in_transaction:
+            conn.execute("BEGIN")
+            try:
+                yield conn
+            finally:
+                conn.execute("COMMIT")
+        else:
+            yield conn
+
+    @contextmanager
+    def write(self) -> Iterator[apsw.Connection]:
+        """A short write transaction. Never call a network provider inside it."""
+        with self._write_lock:
+            conn = self._writer
+            if conn.in_transaction:  # nested use inside an open write: join it
+                yield conn
+                return
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            else:
+                conn.execute("COMMIT")
+
+    def close(self) -> None:
+        with self._all_lock:
+            conns, self._all = self._all, []
+        for conn in conns:
+            try:
+                conn.close()
+            except apsw.Error:
+                pass
+        self._local = threading.local()

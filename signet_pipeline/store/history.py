@@ -1,0 +1,30 @@
+"""SQL for memory_history: the immutable audit trail of every mutation and proposal."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+import apsw
+
+from signet_pipeline.store.db import Row, rows
+
+
+def record(conn: apsw.Connection, *, memory_id: str, event: str, now: str, old_content: str | None = None,
+           new_content: str | None = None, changed_by: str | None = None, actor_type: str | None = None,
+           reason: str | None = None, metadata: dict[str, Any] | None = None, session_id: str | None = None,
+           request_id: str | None = None) -> str:
+    event_id = str(uuid.uuid4())
+    conn.execute(
+        "INSERT INTO memory_history(id, memory_id, event, old_content, new_content, changed_by, actor_type, reason, "
+        "metadata, session_id, request_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (event_id, memory_id, event, old_content, new_content, changed_by, actor_type, reason,
+         json.dumps(metadata) if metadata is not None else None, session_id, request_id, now),
+    )
+    return event_id
+
+
+def for_memory(conn: apsw.Connection, memory_id: str, limit: int) -> list[Row]:
+    return rows(conn, "SELECT * FROM memory_history WHERE memory_id = ? ORDER BY created_at, rowid LIMIT ?",
+                (memory_id, limit))

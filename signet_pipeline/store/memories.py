@@ -1,0 +1,189 @@
+"""SQL for the memories table family: memories, memories_fts and their read filters."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+import apsw
+
+from signet_pipeline.store.db import Row, one, rows, scalar
+
+# Columns written on insert (everything else takes its default).
+INSERT_COLUMNS = (
+    "id", "type", "category", "content", "normalized_content", "content_hash", "confidence", "importance",
+    "tags", "who", "why", "project", "session_id", "source_id", "source_type", "source_path", "runtime_path",
+    "idempotency_key", "pinned", "agent_id", "visibility", "extraction_status", "embedding_model",
+    "occurred_at", "observed_at", "source_created_at", "valid_from", "valid_until",
+    "created_at", "updated_at", "updated_by",
+)
+_INSERT_SQL = (
+    f"INSERT INTO memories ({', '.join(INSERT_COLUMNS)}) "
+    f"VALUES ({', '.join(':' + c for c in INSERT_COLUMNS)})"
+)
+
+# Importance after decay: base x rate^days_since_access; pinned memories never decay (spec).
+DECAYED_IMPORTANCE_SQL = (
+    "(CASE WHEN m.pinned THEN 1.0 ELSE m.importance * pow(:decay_rate, "
+    "max(0.0, julianday(:now) - julianday(coalesce(m.last_accessed, m.created_at)))) END)"
+)
+
+
+@dataclass
+class MemoryFilter:
+    """Read filters shared by recall, search and listing. Visibility: a private memory is
+    returned only to its own agent; archived ones to nobody but their agent."""
+
+    agent_id: str = "default"
+    types: list[str] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)  # all must be present
+    who: str | None = None
+    pinned: bool | None = None
+    importance_min: float | None = None
+    since: str | None = None
+    until: str | None = None
+    project: str | None = None
+    source_type: str | None = None
+    decay_rate: float = 0.95
+    now: str = ""
+
+    @property
+    def selective(self) -> bool:
+        """True when the filter may drop many rows (vector search then over-fetches)."""
+        return bool(self.types or self.tags or self.who or self.pinned is not None or self.importance_min
+                    or self.since or self.until or self.project or self.source_type)
+
+    def sql(self) -> tuple[str, dict[str, Any]]:
+        clauses = ["m.is_deleted = 0", "(m.visibility = 'global' OR (m.agent_id = :agent_id AND m.visibility <> 'archived'))"]
+        params: dict[str, Any] = {"agent_id": self.agent_id}
+        if self.types:
+            names = [f":type{i}" for i in range(len(self.types))]
+            clauses.append(f"m.type IN ({', '.join(names)})")
+            params.update({n[1:]: t for n, t in zip(names, self.types)})
+        for i, tag in enumerate(self.tags):
+            clauses.append(f"EXISTS (SELECT 1 FROM json_each(m.tags) WHERE json_each.value = :tag{i})")
+            params[f"tag{i}"] = tag
+        if self.who is not None:
+            clauses.append("m.who = :who")
+            params["who"] = self.who
+        if self.pinned is not None:
+            clauses.append("m.pinned = :pinned")
+            params["pinned"] = int(self.pinned)
+        if self.since:
+            clauses.append("m.created_at >= :since")
+            params["since"] = self.since
+        if self.until:
+            clauses.append("m.created_at <= :until")
+            params["until"] = self.until
+        if self.project is not None:
+            clauses.append("m.project = :project")
+            params["project"] = self.project
+        if self.source_type is not None:
+            clauses.append("m.source_type = :source_type")
+            params["source_type"] = self.source_type
+        if self.importance_min is not None:
+            clauses.append(f"{DECAYED_IMPORTANCE_SQL} >= :importance_min")
+            params.update(importance_min=self.importance_min, decay_rate=self.decay_rate, now=self.now)
+        return " AND ".join(clauses), params
+
+
+def insert(conn: apsw.Connection, values: dict[str, Any]) -> None:
+    conn.execute(_INSERT_SQL, {c: values.get(c) for c in INSERT_COLUMNS})
+
+
+def get(conn: apsw.Connection, memory_id: str, *, include_deleted: bool = False) -> Row | None:
+    sql = "SELECT * FROM memories WHERE id = ?" + ("" if include_deleted else " AND is_deleted = 0")
+    return one(conn, sql, (memory_id,))
+
+
+def find_live_by_hash(conn: apsw.Connection, content_hash: str) -> Row | None:
+    return one(conn, "SELECT * FROM memories WHERE content_hash = ? AND is_deleted = 0", (content_hash,))
+
+
+def find_by_idempotency_key(conn: apsw.Connection, agent_id: str, key: str) -> Row | None:
+    return one(
+        conn,
+        "SELECT * FROM memories WHERE agent_id = ? AND idempotency_key = ? AND is_deleted = 0 ORDER BY rid LIMIT 1",
+        (agent_id, key),
+    )
+
+
+def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, float]]:
+    """(memory id, raw bm25) best first. bm25 is negative; more negative is a better match."""
+    where, params = flt.sql()
+    params.update(match=match, limit=limit)
+    sql = (
+        "SELECT m.id, bm25(memories_fts) AS raw FROM memories_fts "
+        "JOIN memories m ON m.rid = memories_fts.rowid "
+        f"WHERE memories_fts MATCH :match AND {where} ORDER BY raw LIMIT :limit"
+    )
+    return [(r[0], r[1]) for r in conn.execute(sql, params)]
+
+
+def live_ids_by_hashes(conn: apsw.Connection, hashes: list[str], flt: MemoryFilter) -> list[tuple[str, str]]:
+    """(content_hash, memory id) for visible memories holding any of these hashes."""
+    if not hashes:
+        return []
+    where, params = flt.sql()
+    params["hashes"] = json.dumps(hashes)
+    sql = (
+        "SELECT m.content_hash, m.id FROM memories m "
+        f"WHERE m.content_hash IN (SELECT value FROM json_each(:hashes)) AND {where}"
+    )
+    return [(r[0], r[1]) for r in conn.execute(sql, params)]
+
+
+def visible_hashes(conn: apsw.Connection, flt: MemoryFilter, limit: int) -> list[str]:
+    """Hashes of memories passing a filter (used to restrict vector search to a small set)."""
+    where, params = flt.sql()
+    params["limit"] = limit
+    return [r[0] for r in conn.execute(f"SELECT m.content_hash FROM memories m WHERE {where} LIMIT :limit", params)]
+
+
+def fetch_many(conn: apsw.Connection, ids: list[str]) -> dict[str, Row]:
+    if not ids:
+        return {}
+    found = rows(conn, "SELECT * FROM memories WHERE id IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
+    return {r["id"]: r for r in found}
+
+
+def record_access(conn: apsw.Connection, counts: dict[str, int], accessed_at: str) -> None:
+    conn.executemany(
+        "UPDATE memories SET access_count = access_count + ?, last_accessed = ? WHERE id = ?",
+        [(n, accessed_at, memory_id) for memory_id, n in counts.items()],
+    )
+
+
+def set_extraction_status(conn: apsw.Connection, memory_id: str, status: str) -> None:
+    conn.execute("UPDATE memories SET extraction_status = ? WHERE id = ?", (status, memory_id))
+
+
+def list_page(conn: apsw.Connection, flt: MemoryFilter, limit: int, offset: int) -> list[Row]:
+    where, params = flt.sql()
+    params.update(limit=limit, offset=offset)
+    return rows(conn, f"SELECT m.* FROM memories m WHERE {where} ORDER BY m.created_at DESC, m.rid DESC "
+                      "LIMIT :limit OFFSET :offset", params)
+
+
+def stats(conn: apsw.Connection, flt: MemoryFilter) -> dict[str, int]:
+    where, params = flt.sql()
+    found = one(
+        conn,
+        "SELECT count(*) AS total, "
+        "coalesce(sum(EXISTS (SELECT 1 FROM embeddings e WHERE e.content_hash = m.content_hash)), 0) AS with_embeddings, "
+        f"coalesce(sum(m.pinned), 0) AS critical FROM memories m WHERE {where}",
+        params,
+    )
+    assert found is not None
+    return {"total": found["total"], "withEmbeddings": found["with_embeddings"], "critical": found["critical"]}
+
+
+def distinct_who(conn: apsw.Connection, flt: MemoryFilter) -> list[str]:
+    where, params = flt.sql()
+    return [r[0] for r in conn.execute(
+        f"SELECT DISTINCT m.who FROM memories m WHERE m.who IS NOT NULL AND {where} ORDER BY m.who", params)]
+
+
+def count_live(conn: apsw.Connection) -> int:
+    return int(scalar(conn, "SELECT count(*) FROM memories WHERE is_deleted = 0") or 0)
