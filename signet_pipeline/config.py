@@ -43,7 +43,7 @@ class SearchConfig(_Section):
 
 class EmbeddingConfig(_Section):
     provider: Literal["onnx", "ollama", "openai", "none"] = "onnx"
-    model: str = "all-MiniLM-L6-v2"
+    model: str = Field("", description="empty: the provider's default model")
     dimensions: int | None = Field(None, ge=8, le=8192)
     base_url: str | None = Field(None, validation_alias=AliasChoices("base_url", "baseUrl"))
     # Name of the env var holding the API key (the key itself never lives in agent.yaml).
@@ -52,6 +52,13 @@ class EmbeddingConfig(_Section):
     batch_size: int = Field(32, ge=1, le=512, validation_alias=AliasChoices("batch_size", "batchSize"))
     threads: int = Field(1, ge=1, le=64, description="onnxruntime intra-op threads")
     max_tokens: int = Field(256, ge=16, le=512, validation_alias=AliasChoices("max_tokens", "maxTokens"))
+
+    @model_validator(mode="after")
+    def _default_model(self) -> "EmbeddingConfig":
+        if not self.model:
+            self.model = {"onnx": "all-MiniLM-L6-v2", "ollama": "nomic-embed-text",
+                          "openai": "text-embedding-3-small", "none": "none"}[self.provider]
+        return self
 
     def resolved_base_url(self) -> str | None:
         if self.base_url:

@@ -38,7 +38,7 @@ def decayed_importance(row: Row, decay_rate: float, now: datetime | None = None)
     if row["pinned"]:
         return 1.0
     now = now or datetime.now(timezone.utc)
-    since = parse_iso(row["last_accessed"] or row["created_at"])
+    since = parse_iso(row["last_accessed"] or row["updated_at"])
     days = max(0.0, (now - since).total_seconds() / 86400)
     return float(row["importance"]) * decay_rate ** days
 
@@ -103,7 +103,8 @@ def legacy_search(svc: MemoryService, q: str | None, flt: MemoryFilter, limit: i
         match = build_match(q)
         hits = mem_store.fts_search(conn, match, flt, limit) if match else []
     found = mem_store.fetch_many(conn, [mid for mid, _ in hits])
-    return [{**_view(found[mid], LIST_FIELDS), "score": round(normalize_bm25(raw), 6)} for mid, raw in hits if mid in found]
+    scores = normalize_bm25(hits)
+    return [{**_view(found[mid], LIST_FIELDS), "score": round(scores[mid], 6)} for mid, _ in hits if mid in found]
 
 
 def similar(svc: MemoryService, memory_id: str, *, k: int, memory_type: str | None,

@@ -2,10 +2,10 @@
 
 The query embedding runs on a worker thread while FTS5 runs on the caller's thread (both release
 the GIL). Scores:
-- bm25 is normalized with |s| / (1 + |s|): monotonic, so a stronger keyword match scores higher.
-  (The spec writes 1 / (1 + |s|), which ranks the *weakest* keyword match first and pushes strong
-  matches under min_score; see docs/DECISIONS.md.)
-- both legs: alpha * vector + (1 - alpha) * bm25; one leg only: that score as is;
+- keyword: bm25 relative to this query's best keyword hit (best = 1.0). The spec's 1 / (1 + |s|)
+  ranks the *weakest* match first, and any absolute mapping of bm25 breaks on small stores, where
+  FTS5 clamps the IDF of words found in over half the rows to ~1e-6 (docs/DECISIONS.md);
+- both legs: alpha * vector + (1 - alpha) * keyword; one leg only: that score as is;
 - results under min_score are dropped.
 """
 
@@ -46,9 +46,14 @@ class Stopwatch:
         return round((time.perf_counter() - self.started) * 1000, 3)
 
 
-def normalize_bm25(raw: float) -> float:
-    magnitude = abs(raw)
-    return magnitude / (1.0 + magnitude)
+def normalize_bm25(hits: list[tuple[str, float]]) -> dict[str, float]:
+    """Raw bm25 (negative, lower is better) -> (0, 1], relative to the best hit of the query."""
+    if not hits:
+        return {}
+    best = min(raw for _, raw in hits)
+    if best >= 0:
+        return {mid: 1.0 for mid, _ in hits}
+    return {mid: raw / best for mid, raw in hits}
 
 
 def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
@@ -118,7 +123,7 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
     fts: dict[str, float] = {}
     match = build_match(req.keyword_query or req.query)
     if match:
-        fts = {mid: normalize_bm25(raw) for mid, raw in mem_store.fts_search(conn, match, flt, pool)}
+        fts = normalize_bm25(mem_store.fts_search(conn, match, flt, pool))
     watch.lap("memory_fts")
 
     vec: dict[str, float] = {}

@@ -9,11 +9,13 @@ import uuid
 from dataclasses import dataclass
 
 import apsw
+import numpy as np
 
 from signet_pipeline.errors import InvalidRequest, MutationsFrozen, ProviderError
-from signet_pipeline.memory.content import infer_type, normalize_content, parse_prefixes
+from signet_pipeline.memory.content import NormalizedContent, infer_type, normalize_content, parse_prefixes
 from signet_pipeline.memory.models import RememberRequest, RememberResult
 from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.providers.embeddings.base import NoEmbeddings
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import jobs as job_store
@@ -57,74 +59,105 @@ def _deduped(svc: MemoryService, row: Row) -> RememberResult:
     return _result(row, embedded=embedded, deduped=True, job_id=None)
 
 
-def remember(svc: MemoryService, req: RememberRequest, actor: Actor = Actor()) -> RememberResult:
-    pipeline = svc.settings.pipeline
-    if pipeline.mutations_frozen:
-        raise MutationsFrozen("writes are disabled (memory.pipelineV2.mutationsFrozen)")
+@dataclass
+class _Pending:
+    req: RememberRequest
+    content: NormalizedContent
+    values: dict
+    vector: np.ndarray | None = None
 
+
+def _prepare(svc: MemoryService, req: RememberRequest, actor: Actor) -> _Pending:
     prefixed = parse_prefixes(req.content)
     content = normalize_content(prefixed.content)
     if not content.storage:
         raise InvalidRequest("content is empty once prefixes and whitespace are removed", code="empty_content")
     pinned = req.pinned if req.pinned is not None else prefixed.pinned
     tags = req.tags if req.tags is not None else prefixed.tags
-    if req.importance is not None:
-        importance = req.importance
-    else:
-        importance = 1.0 if pinned else svc.settings.memory.default_importance
-
-    existing = _existing(svc.db.reader(), req, content.content_hash)
-    if existing:
-        return _deduped(svc, existing)
-
-    # Embed before taking the write lock (no provider call inside a write transaction).
-    vector = None
-    model = svc.embedder.model
-    if not emb_store.exists_for_hash(svc.db.reader(), content.content_hash, model):
-        try:
-            vector = svc.embedder.embed_one(content.storage)
-        except ProviderError as exc:
-            log.warning("embedding failed, memory stored keyword-only (refresh will retry): %s", exc)
-            model = None
-    embedded = model is not None
-
-    now = now_iso()
-    memory_id = str(uuid.uuid4())
+    importance = req.importance if req.importance is not None else (
+        1.0 if pinned else svc.settings.memory.default_importance)
     values = {
-        "id": memory_id, "type": req.type or infer_type(content.storage), "content": content.storage,
+        "id": str(uuid.uuid4()), "type": req.type or infer_type(content.storage), "content": content.storage,
         "normalized_content": content.normalized, "content_hash": content.content_hash,
         "importance": importance, "tags": json.dumps(tags), "who": req.who, "project": req.project,
         "session_id": req.session_id, "source_id": req.source_id, "source_type": req.source_type or "manual",
         "source_path": req.source_path, "runtime_path": req.runtime_path, "idempotency_key": req.idempotency_key,
         "pinned": int(pinned), "agent_id": req.agent_id, "visibility": req.visibility,
-        "extraction_status": "pending" if pipeline.enabled else "none", "embedding_model": model,
+        "extraction_status": "pending" if svc.settings.pipeline.enabled else "none", "embedding_model": None,
         "occurred_at": req.occurred_at, "observed_at": req.observed_at, "source_created_at": req.source_created_at,
         "valid_from": req.valid_from, "valid_until": req.valid_until,
-        "created_at": req.created_at or now, "updated_at": now, "updated_by": req.who or actor.name,
+        "created_at": req.created_at, "updated_by": req.who or actor.name,
     }
-    job_id = None
+    return _Pending(req, content, values)
+
+
+def _embed(svc: MemoryService, pending: list[_Pending]) -> None:
+    """Vectors for the items whose content has none yet for this model, in one provider call.
+    A provider failure is not fatal: those memories are stored keyword-only and the refresh
+    stage finds them later (no embeddings row)."""
+    model = svc.embedder.model
+    reader = svc.db.reader()
+    need = []
+    for item in pending:
+        if emb_store.exists_for_hash(reader, item.content.content_hash, model):
+            item.values["embedding_model"] = model
+        else:
+            need.append(item)
+    if not need or isinstance(svc.embedder, NoEmbeddings):
+        return
     try:
-        with svc.db.write() as conn:
-            raced = _existing(conn, req, content.content_hash)
-            if raced:
-                existing = raced
-            else:
-                mem_store.insert(conn, values)
-                if vector is not None:
-                    emb_store.upsert(conn, content_hash=content.content_hash, vector=vector, model=svc.embedder.model,
-                                     source_id=memory_id, now=now)
-                history_store.record(conn, memory_id=memory_id, event="created", new_content=content.storage,
-                                     changed_by=req.who or actor.name, actor_type=actor.type, now=now,
-                                     session_id=req.session_id, request_id=actor.request_id,
-                                     metadata={"agentId": req.agent_id, "visibility": req.visibility})
-                if pipeline.enabled:
-                    job_id, _ = job_store.enqueue(conn, job_type="extract", memory_id=memory_id, now=now,
-                                                  max_attempts=pipeline.worker.max_retries)
-    except apsw.ConstraintError:
-        # Another process inserted the same content between our check and our write.
-        existing = _existing(svc.db.reader(), req, content.content_hash)
-        if existing is None:
-            raise
-    if existing:
-        return _deduped(svc, existing)
-    return _result(values, embedded=embedded, deduped=False, job_id=job_id)
+        vectors = svc.embedder.embed([item.content.storage for item in need])
+    except ProviderError as exc:
+        log.warning("embedding failed for %d memories, stored keyword-only: %s", len(need), exc)
+        return
+    for item, vector in zip(need, vectors):
+        item.vector = vector
+        item.values["embedding_model"] = model
+
+
+def remember(svc: MemoryService, req: RememberRequest, actor: Actor = Actor()) -> RememberResult:
+    return remember_many(svc, [req], actor)[0]
+
+
+def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor = Actor(),
+                  *, chunk_size: int = 256) -> list[RememberResult]:
+    """Remember several memories: one embedding call and one write transaction per chunk.
+    Results are in request order; duplicates (also within the batch) come back `deduped`."""
+    pipeline = svc.settings.pipeline
+    if pipeline.mutations_frozen:
+        raise MutationsFrozen("writes are disabled (memory.pipelineV2.mutationsFrozen)")
+    results: list[RememberResult] = []
+    for start in range(0, len(reqs), chunk_size):
+        prepared = [_prepare(svc, req, actor) for req in reqs[start:start + chunk_size]]
+        reader = svc.db.reader()
+        fresh = [p for p in prepared if _existing(reader, p.req, p.content.content_hash) is None]
+        _embed(svc, fresh)  # before taking the write lock: no provider call inside a write tx
+        results.extend(_write(svc, prepared, actor))
+    return results
+
+
+def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor) -> list[RememberResult]:
+    pipeline = svc.settings.pipeline
+    out: list[RememberResult | Row] = []
+    with svc.db.write() as conn:
+        now = now_iso()
+        for item in prepared:
+            existing = _existing(conn, item.req, item.content.content_hash)
+            if existing:
+                out.append(existing)
+                continue
+            values = {**item.values, "created_at": item.values["created_at"] or now, "updated_at": now}
+            mem_store.insert(conn, values)
+            if item.vector is not None:
+                emb_store.upsert(conn, content_hash=item.content.content_hash, vector=item.vector,
+                                 model=svc.embedder.model, source_id=values["id"], now=now)
+            history_store.record(conn, memory_id=values["id"], event="created", new_content=values["content"],
+                                 changed_by=values["updated_by"], actor_type=actor.type, now=now,
+                                 session_id=item.req.session_id, request_id=actor.request_id,
+                                 metadata={"agentId": values["agent_id"], "visibility": values["visibility"]})
+            job_id = None
+            if pipeline.enabled:
+                job_id, _ = job_store.enqueue(conn, job_type="extract", memory_id=values["id"], now=now,
+                                              max_attempts=pipeline.worker.max_retries)
+            out.append(_result(values, embedded=values["embedding_model"] is not None, deduped=False, job_id=job_id))
+    return [r if isinstance(r, RememberResult) else _deduped(svc, r) for r in out]

@@ -24,9 +24,11 @@ _INSERT_SQL = (
 )
 
 # Importance after decay: base x rate^days_since_access; pinned memories never decay (spec).
+# A memory never recalled decays from when it was stored or last changed (updated_at), not from a
+# back-dated createdAt of an import.
 DECAYED_IMPORTANCE_SQL = (
     "(CASE WHEN m.pinned THEN 1.0 ELSE m.importance * pow(:decay_rate, "
-    "max(0.0, julianday(:now) - julianday(coalesce(m.last_accessed, m.created_at)))) END)"
+    "max(0.0, julianday(:now) - julianday(coalesce(m.last_accessed, m.updated_at)))) END)"
 )
 
 

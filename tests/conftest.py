@@ -1,0 +1,58 @@
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from signet_api.app import create_app
+from signet_pipeline.config import load_settings
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.providers.embeddings.onnx import OnnxMiniLM
+
+
+@pytest.fixture(scope="session")
+def embedder() -> OnnxMiniLM:
+    """The real offline embedder, loaded once for the whole run (as the service does)."""
+    return OnnxMiniLM(threads=1)
+
+
+@pytest.fixture
+def workspace(tmp_path, monkeypatch):
+    monkeypatch.delenv("SIGNET_WORKSPACE", raising=False)
+    return tmp_path / "ws"
+
+
+@pytest.fixture
+def make_service(workspace, embedder):
+    made: list[MemoryService] = []
+
+    def _make(embedder_override=None, **overrides) -> MemoryService:
+        svc = MemoryService(load_settings(workspace, **overrides), embedder=embedder_override or embedder)
+        made.append(svc)
+        return svc
+
+    yield _make
+    for svc in made:
+        svc.close()
+
+
+@pytest.fixture
+def svc(make_service) -> MemoryService:
+    return make_service()
+
+
+@pytest.fixture
+def client(svc):
+    with TestClient(create_app(service=svc)) as c:
+        yield c
+
+
+def remember(client, content: str, **fields) -> dict:
+    response = client.post("/api/memory/remember", json={"content": content, **fields})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def recall(client, query: str, **fields) -> dict:
+    response = client.post("/api/memory/recall", json={"query": query, **fields})
+    assert response.status_code == 200, response.text
+    return response.json()

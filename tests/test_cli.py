@@ -1,0 +1,84 @@
+import os
+import subprocess
+import sys
+import time
+
+import httpx
+import pytest
+
+
+def run_signet(*args, env=None, timeout=60):
+    return subprocess.run([sys.executable, "-m", "signet_cli", *args], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def test_bad_config_fails_fast_with_the_key_named(tmp_path):
+    (tmp_path / "agent.yaml").write_text("search:\n  alpha: 7\n")
+    result = run_signet("serve", env={"SIGNET_WORKSPACE": str(tmp_path)})
+    assert result.returncode == 2
+    assert "search.alpha" in result.stderr
+
+
+def test_help_lists_the_commands():
+    out = run_signet("--help").stdout
+    assert "serve" in out and "up" in out
+
+
+def free_port() -> int:
+    import socket
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def test_serve_answers_health_and_stops_on_sigterm(tmp_path):
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "signet_cli", "serve", "--port", str(port)],
+                            env={**os.environ, "SIGNET_WORKSPACE": str(tmp_path)},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                health = httpx.get(f"http://127.0.0.1:{port}/health", timeout=1).json()
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None, proc.stderr.read()
+                assert time.monotonic() < deadline, "API did not start"
+                time.sleep(0.2)
+        assert health["status"] == "healthy" and health["db"] is True and health["port"] == port
+        assert health["agentsDir"] == str(tmp_path)
+        assert (tmp_path / "memory" / "memories.db").exists()
+    finally:
+        proc.terminate()
+        # uvicorn shuts down gracefully, then re-raises SIGTERM so the exit status says why it stopped
+        assert proc.wait(timeout=30) in (0, -15)
+    assert "Application shutdown complete" in proc.stderr.read()
+
+
+@pytest.mark.slow
+def test_up_starts_api_and_dagster_and_stops_cleanly(tmp_path):
+    api, ui = free_port(), free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "signet_cli", "up", "--port", str(api), "--dagster-port", str(ui)],
+                            env={**os.environ, "SIGNET_WORKSPACE": str(tmp_path)}, process_group=0,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{api}/health", timeout=1).raise_for_status()
+                httpx.get(f"http://127.0.0.1:{ui}/server_info", timeout=1).raise_for_status()
+                break
+            except httpx.HTTPError:
+                assert proc.poll() is None and time.monotonic() < deadline
+                time.sleep(0.5)
+        assert (tmp_path / "dagster" / "dagster.yaml").exists()
+    finally:
+        os.killpg(proc.pid, 15)
+        assert proc.wait(timeout=30) == 0
+    time.sleep(1)
+    leftover = subprocess.run(["pgrep", "-f", f"--port {ui}|-p {ui}"], capture_output=True, text=True).stdout
+    assert not leftover.strip()

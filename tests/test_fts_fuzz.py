@@ -1,0 +1,69 @@
+"""User text with FTS5 syntax never raises, whatever it holds."""
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from signet_pipeline.memory.fts_query import build_match, query_tokens
+from signet_pipeline.memory.models import RecallRequest
+from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.reads import legacy_search
+from signet_pipeline.store.memories import MemoryFilter
+
+FTS_SYNTAX = ['"', "AND (", "OR", "NOT", "*", "NEAR", "NEAR(", "-", "^", ":", "content:", "(", ")", "{", "}",
+              "'", "+", "\\", "\x00", "AND", "near/3", "🙂", "ß", "İ", "_", "%", ";", "--", "/*"]
+
+fts_text = st.lists(st.one_of(st.sampled_from(FTS_SYNTAX), st.text(max_size=12)), max_size=12).map(" ".join)
+
+
+@pytest.fixture(scope="module")
+def fuzz_service(tmp_path_factory, embedder):
+    from signet_pipeline.config import load_settings
+    from signet_pipeline.memory.models import RememberRequest
+    from signet_pipeline.memory.remember import remember_many
+    from signet_pipeline.memory.service import MemoryService
+
+    svc = MemoryService(load_settings(tmp_path_factory.mktemp("fuzz")), embedder=embedder)
+    remember_many(svc, [RememberRequest(content=c) for c in [
+        'The "quoted" NEAR operator AND (parentheses) are plain words here',
+        "café résumé naïve — unicode words",
+        "snake_case and kebab-case identifiers: foo_bar baz-qux",
+        "A * star and a - minus",
+    ]])
+    yield svc
+    svc.close()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=fts_text)
+def test_recall_never_raises_on_fts_syntax(fuzz_service, text):
+    out = recall(fuzz_service, RecallRequest(query=text))
+    assert out.meta["totalReturned"] == len(out.results)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=fts_text)
+def test_legacy_search_never_raises_on_fts_syntax(fuzz_service, text):
+    legacy_search(fuzz_service, text, MemoryFilter(), 10)
+
+
+@given(text=st.text())
+def test_match_expression_is_always_quoted_words(text):
+    match = build_match(text)
+    if match is None:
+        assert query_tokens(text) == []
+    else:
+        for part in match.split(" OR "):
+            assert part.startswith('"') and part.endswith('"') and '"' not in part[1:-1]
+
+
+def test_operators_in_user_text_are_searched_as_words(fuzz_service):
+    out = recall(fuzz_service, RecallRequest(query='NEAR AND (parentheses)', alpha=0.0))
+    assert out.results and "parentheses" in out.results[0].content
+
+
+def test_fuzz_through_the_api(client):
+    for text in ['"', 'AND (', '*', 'NEAR(a b)', '-x', 'content: foo', '"unbalanced', "a OR", ")))"]:
+        assert client.post("/api/memory/recall", json={"query": text}).status_code == 200
+        assert client.get("/memory/search", params={"q": text}).status_code == 200
+        assert client.get("/api/memory/search", params={"q": text}).status_code == 200

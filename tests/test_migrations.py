@@ -1,0 +1,73 @@
+import pytest
+
+from signet_pipeline.errors import MigrationError
+from signet_pipeline.store import migrate as migrations
+from signet_pipeline.store.db import Database, rows, scalar
+
+
+@pytest.fixture
+def db(tmp_path):
+    database = Database(tmp_path / "memory" / "memories.db")
+    yield database
+    database.close()
+
+
+def objects(db):
+    return {(r["type"], r["name"]) for r in rows(db.reader(), "SELECT type, name FROM sqlite_master")}
+
+
+def test_migrates_an_empty_database(db):
+    applied = migrations.migrate(db)
+    assert applied == [m.version for m in migrations.discover()]
+    found = objects(db)
+    for table in ("memories", "memories_fts", "embeddings", "embedding_changes", "memory_history", "memory_jobs",
+                  "schema_migrations", "schema_migrations_audit", "store_meta"):
+        assert ("table", table) in found, table
+    for trigger in ("memories_ai", "memories_ad", "memories_au"):
+        assert ("trigger", trigger) in found
+    assert ("index", "idx_memories_content_hash_unique") in found
+    recorded = rows(db.reader(), "SELECT version, checksum FROM schema_migrations")
+    assert all(len(r["checksum"]) == 64 for r in recorded)
+    assert scalar(db.reader(), "PRAGMA journal_mode") == "wal"
+    assert scalar(db.reader(), "PRAGMA foreign_keys") == 1
+
+
+def test_rerun_is_a_no_op_and_each_file_is_idempotent(db):
+    migrations.migrate(db)
+    assert migrations.migrate(db) == []
+    # Running a file's SQL again on a migrated database must not fail (IF NOT EXISTS everywhere).
+    for mig in migrations.discover():
+        with db.write() as conn:
+            conn.execute(mig.sql)
+    assert scalar(db.reader(), "SELECT count(*) FROM schema_migrations_audit") == len(migrations.discover())
+
+
+def test_an_edited_applied_migration_is_refused(db):
+    migrations.migrate(db)
+    first = migrations.discover()[0]
+    edited = migrations.Migration(first.version, first.name, first.sql + "\n-- edited\n")
+    with pytest.raises(MigrationError, match="checksum"):
+        migrations.migrate(db, [edited])
+
+
+def test_a_migration_that_does_not_create_what_it_declares_rolls_back(db):
+    migrations.migrate(db)
+    broken = migrations.Migration(999, "broken", "CREATE TABLE IF NOT EXISTS ok_table(x); SELECT 1 -- CREATE TABLE IF NOT EXISTS ghost(x)")
+    with pytest.raises(MigrationError, match="ghost"):
+        migrations.migrate(db, [broken])
+    assert ("table", "ok_table") not in objects(db)
+    assert 999 not in migrations.applied_versions(db)
+
+
+def test_unique_partial_index_allows_a_deleted_twin(db):
+    migrations.migrate(db)
+    insert = ("INSERT INTO memories(id, content, normalized_content, content_hash, is_deleted, created_at, updated_at) "
+              "VALUES (?, 'x', 'x', 'h', ?, 't', 't')")
+    with db.write() as conn:
+        conn.execute(insert, ("a", 1))
+        conn.execute(insert, ("b", 0))
+    import apsw
+
+    with pytest.raises(apsw.ConstraintError):
+        with db.write() as conn:
+            conn.execute(insert, ("c", 0))

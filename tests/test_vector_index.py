@@ -1,0 +1,87 @@
+"""The in-process matrix index follows the embeddings table, whichever connection wrote it."""
+
+import numpy as np
+
+from signet_pipeline.memory.vector_index import MatrixIndex, SqliteVecIndex
+from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store.db import Database
+from signet_pipeline.store.migrate import migrate
+
+DIMS = 8
+
+
+def unit(i: int) -> np.ndarray:
+    v = np.zeros(DIMS, dtype=np.float32)
+    v[i % DIMS] = 1.0
+    return v
+
+
+def put(db, content_hash, vector, model="m"):
+    with db.write() as conn:
+        emb_store.upsert(conn, content_hash=content_hash, vector=vector, model=model, source_id=None, now="t")
+
+
+def make(tmp_path):
+    path = tmp_path / "memories.db"
+    api, other = Database(path), Database(path)  # two handles: as the API and a Dagster run would be
+    migrate(api)
+    with api.write() as conn:
+        emb_store.ensure_vec_table(conn, DIMS)
+    return api, other
+
+
+def test_index_sees_inserts_updates_and_deletes_from_another_connection(tmp_path):
+    api, other = make(tmp_path)
+    index = MatrixIndex(api, model="m", dimensions=DIMS)
+    assert index.search(unit(0), 3) == []
+    put(other, "h0", unit(0))
+    put(other, "h1", unit(1))
+    assert [h for h, _ in index.search(unit(1), 1)] == ["h1"]
+    put(other, "h1", unit(2))  # same hash re-embedded (model refresh): vector replaced in place
+    assert index.search(unit(2), 1) == [("h1", 1.0)]
+    with other.write() as conn:
+        conn.execute("DELETE FROM embeddings WHERE content_hash = 'h0'")
+    assert [h for h, _ in index.search(unit(0), 5)] == ["h1"]
+    assert len(index) == 1
+    api.close(), other.close()
+
+
+def test_other_models_and_dimensions_are_excluded(tmp_path):
+    api, other = make(tmp_path)
+    put(other, "a", unit(0), model="m")
+    put(other, "b", unit(0), model="old-model")
+    put(other, "c", np.ones(4, dtype=np.float32) / 2, model="m")
+    index = MatrixIndex(api, model="m", dimensions=DIMS)
+    assert [h for h, _ in index.search(unit(0), 5)] == ["a"]
+    api.close(), other.close()
+
+
+def test_restricted_search_and_reload_after_log_pruning(tmp_path):
+    api, other = make(tmp_path)
+    for i in range(20):
+        put(other, f"h{i}", unit(i) + 0.01 * i)
+    index = MatrixIndex(api, model="m", dimensions=DIMS)
+    assert {h for h, _ in index.search(unit(0), 2, allowed_hashes={"h8", "h16", "missing"})} == {"h8", "h16"}
+    put(other, "late", unit(3))
+    with other.write() as conn:  # retention prunes the change log past what the index has seen
+        conn.execute("DELETE FROM embedding_changes")
+    put(other, "later", unit(5))
+    found = {h for h, _ in index.search(unit(3), 30)}
+    assert {"late", "later"} <= found and len(found) == 22
+    api.close(), other.close()
+
+
+def test_matrix_and_sqlite_vec_agree(tmp_path):
+    api, other = make(tmp_path)
+    rng = np.random.default_rng(7)
+    vectors = rng.normal(size=(200, DIMS)).astype(np.float32)
+    vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+    for i, v in enumerate(vectors):
+        put(other, f"h{i}", v)
+    query = vectors[42] + 0.1
+    query /= np.linalg.norm(query)
+    matrix = MatrixIndex(api, model="m", dimensions=DIMS).search(query, 10)
+    vec0 = SqliteVecIndex(api, model="m", dimensions=DIMS).search(query, 10)
+    assert [h for h, _ in matrix] == [h for h, _ in vec0]
+    assert np.allclose([s for _, s in matrix], [s for _, s in vec0], atol=1e-5)
+    api.close(), other.close()
