@@ -64,6 +64,8 @@ def embedding_status(svc: MemoryService) -> dict[str, Any]:
     if st.error:
         out["error"] = st.error
     index = svc.vector_index()
+    if index is not None:
+        index.sync()
     out["index"] = {"backend": svc.settings.search.vector_backend, "vectors": len(index) if index else 0}
     return out
 
