@@ -4,23 +4,24 @@ import subprocess
 import sys
 
 
-def test_the_api_never_imports_dagster_or_umap():
-    code = (
-        "import sys, signet_api.app, signet_api.routes.memory;"
-        "from signet_api.app import create_app; create_app();"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('dagster', 'umap', 'numba'));"
-        "print(bad); sys.exit(1 if bad else 0)"
-    )
+def imported_roots(setup: str, forbidden: tuple[str, ...]) -> list[str]:
+    """Run `setup` in a fresh interpreter; return the forbidden top-level packages it loaded."""
+    code = f"import sys\n{setup}\nprint(','.join(sorted({{m.split('.')[0] for m in sys.modules}} & {set(forbidden)!r})))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
+    assert result.returncode == 0, result.stderr
+    return [name for name in result.stdout.strip().split(",") if name]
+
+
+def test_the_api_never_imports_dagster_or_umap():
+    setup = "from signet_api.app import create_app\ncreate_app()"
+    assert imported_roots(setup, ("dagster", "umap", "numba")) == []
 
 
 def test_domain_modules_import_neither_dagster_nor_fastapi():
-    code = (
-        "import sys, signet_pipeline.memory.recall, signet_pipeline.memory.remember, signet_pipeline.memory.reads,"
-        " signet_pipeline.memory.status, signet_pipeline.store.migrate;"
-        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('dagster', 'fastapi', 'starlette'));"
-        "print(bad); sys.exit(1 if bad else 0)"
-    )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
-    assert result.returncode == 0, result.stdout + result.stderr
+    setup = ("import signet_pipeline.memory.recall, signet_pipeline.memory.remember, signet_pipeline.memory.reads,"
+             " signet_pipeline.memory.status, signet_pipeline.store.migrate")
+    assert imported_roots(setup, ("dagster", "fastapi", "starlette")) == []
+
+
+def test_the_check_detects_a_forbidden_import():
+    assert imported_roots("import json", ("json", "dagster")) == ["json"]
