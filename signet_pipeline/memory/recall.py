@@ -117,7 +117,7 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
     conn = svc.db.reader()
 
     embedding: Future | None = None
-    if svc.embedder.dimensions and req.query.strip():
+    if svc.embedder.enabled and req.query.strip():
         embedding = svc.pool.submit(svc.embed_query, req.query)
 
     fts: dict[str, float] = {}

@@ -15,7 +15,6 @@ from signet_pipeline.errors import InvalidRequest, MutationsFrozen, ProviderErro
 from signet_pipeline.memory.content import NormalizedContent, infer_type, normalize_content, parse_prefixes
 from signet_pipeline.memory.models import RememberRequest, RememberResult
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.providers.embeddings.base import NoEmbeddings
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import jobs as job_store
@@ -103,7 +102,7 @@ def _embed(svc: MemoryService, pending: list[_Pending]) -> None:
             item.values["embedding_model"] = model
         else:
             need.append(item)
-    if not need or isinstance(svc.embedder, NoEmbeddings):
+    if not need or not svc.embedder.enabled:
         return
     try:
         vectors = svc.embedder.embed([item.content.storage for item in need])

@@ -34,11 +34,17 @@ class EmbeddingProvider(ABC):
     name: str
     model: str
     base_url: str | None = None
+    enabled = True  # False only for NoEmbeddings: skip the vector leg without trying
     status_ttl_s = 30.0  # spec: availability is cached for 30 seconds
+    # After a failure, calls fail fast for this long, so a dead provider does not add its timeout
+    # to every remember and recall (both degrade to keyword-only meanwhile).
+    cooldown_s = 15.0
 
     def __init__(self) -> None:
         self._status: ProviderStatus | None = None
         self._status_at = 0.0
+        self._down_until = 0.0
+        self._last_error = ""
 
     @property
     @abstractmethod
@@ -53,9 +59,21 @@ class EmbeddingProvider(ABC):
         """L2-normalized float32 vectors, one row per text. Raises ProviderError."""
         if not texts:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
-        vectors = self._embed(texts)
-        if vectors.ndim != 2 or vectors.shape[0] != len(texts):
-            raise ProviderError(f"{self.name}: expected {len(texts)} vectors, got shape {vectors.shape}")
+        wait = self._down_until - time.monotonic()
+        if wait > 0:
+            raise ProviderError(f"{self._last_error} (not retried for another {wait:.0f} s)")
+        return self._checked(texts)
+
+    def _checked(self, texts: list[str]) -> np.ndarray:
+        try:
+            vectors = self._embed(texts)
+            if vectors.ndim != 2 or vectors.shape[0] != len(texts):
+                raise ProviderError(f"{self.name}: expected {len(texts)} vectors, got shape {vectors.shape}")
+        except ProviderError as exc:
+            self._down_until = time.monotonic() + self.cooldown_s
+            self._last_error = str(exc)
+            raise
+        self._down_until = 0.0
         return l2_normalize(vectors)
 
     def embed_one(self, text: str) -> np.ndarray:
@@ -65,7 +83,7 @@ class EmbeddingProvider(ABC):
         now = time.monotonic()
         if refresh or self._status is None or now - self._status_at > self.status_ttl_s:
             try:
-                self.embed(["health check"])
+                self._checked(["health check"])  # a status probe bypasses the cooldown
                 self._status = ProviderStatus(self.name, self.model, True, self.dimensions, self.base_url)
             except ProviderError as exc:
                 self._status = ProviderStatus(self.name, self.model, False, self.dimensions, self.base_url, str(exc))
@@ -81,6 +99,7 @@ class NoEmbeddings(EmbeddingProvider):
                  reason: str = "embeddings are disabled (embedding.provider: none)"):
         super().__init__()
         self.name, self.model, self.reason = name, model, reason
+        self.enabled = False
 
     @property
     def dimensions(self) -> int | None:
