@@ -35,6 +35,8 @@ class MemoryService:
         self.started_at = time.time()
         self.db = Database(settings.db_path)
         migrate(self.db)
+        with self.db.write() as conn:  # refresh planner statistics where SQLite thinks it helps
+            conn.execute("PRAGMA optimize=0x10002")
         self.embedder = embedder if embedder is not None else self._load_embedder()
         self._index: MatrixIndex | SqliteVecIndex | None = None
         self._index_lock = threading.Lock()

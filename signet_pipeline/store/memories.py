@@ -112,15 +112,28 @@ def find_by_idempotency_key(conn: apsw.Connection, agent_id: str, key: str) -> R
 
 
 def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, float]]:
-    """(memory id, raw bm25) best first. bm25 is negative; more negative is a better match."""
+    """(memory id, raw bm25) best first. bm25 is negative; more negative is a better match.
+
+    FTS5 ranks its matches alone first and only the best few are checked against the filter:
+    joining every match of a frequent word to memories costs more than the ranking itself. When
+    the filter rejects so many that the first cut runs short, the filter is applied to all matches.
+    """
+    inner = limit * 4
+    ranked = list(conn.execute("SELECT rowid, bm25(memories_fts) AS raw FROM memories_fts "
+                               "WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?", (match, inner)))
     where, params = flt.sql()
+    if not ranked:
+        return []
+    params["rids"] = json.dumps([rid for rid, _ in ranked])
+    visible = dict(conn.execute(
+        f"SELECT m.rid, m.id FROM memories m WHERE m.rid IN (SELECT value FROM json_each(:rids)) AND {where}", params))
+    hits = [(visible[rid], raw) for rid, raw in ranked if rid in visible][:limit]
+    if len(hits) == limit or len(ranked) < inner:
+        return hits
     params.update(match=match, limit=limit)
-    sql = (
-        "SELECT m.id, bm25(memories_fts) AS raw FROM memories_fts "
-        "JOIN memories m ON m.rid = memories_fts.rowid "
-        f"WHERE memories_fts MATCH :match AND {where} ORDER BY raw LIMIT :limit"
-    )
-    return [(r[0], r[1]) for r in conn.execute(sql, params)]
+    return [(r[0], r[1]) for r in conn.execute(
+        "SELECT m.id, bm25(memories_fts) AS raw FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
+        f"WHERE memories_fts MATCH :match AND {where} ORDER BY raw LIMIT :limit", params)]
 
 
 def live_ids_by_hashes(conn: apsw.Connection, hashes: list[str], flt: MemoryFilter) -> list[tuple[str, str]]:
