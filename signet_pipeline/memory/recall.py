@@ -1,7 +1,10 @@
 """Hybrid recall: FTS5 BM25 + vector cosine, alpha-blended (spec "Search").
 
-The query embedding runs on a worker thread while FTS5 runs on the caller's thread (both release
-the GIL). Scores:
+The vector leg (query embedding, then the vector search) runs on a worker thread while FTS5 runs
+on the caller's thread; embedding, BLAS and SQLite all release the GIL, so recall costs about
+max(keyword leg, vector leg) rather than their sum. Stage timings: `memory_fts`,
+`query_embedding` and `vector_search` (measured on the worker), `query_embedding_wait` (how long
+the caller waited for the vector leg after its own work) and `final_rank`. Scores:
 - keyword: bm25 relative to this query's best keyword hit (best = 1.0). The spec's 1 / (1 + |s|)
   ranks the *weakest* match first, and any absolute mapping of bm25 breaks on small stores, where
   FTS5 clamps the IDF of words found in over half the rows to ~1e-6 (docs/DECISIONS.md);
@@ -38,8 +41,11 @@ class Stopwatch:
 
     def lap(self, name: str) -> None:
         now = time.perf_counter()
-        self.stages.append({"name": name, "durationMs": round((now - self._mark) * 1000, 3)})
+        self.add(name, (now - self._mark) * 1000)
         self._mark = now
+
+    def add(self, name: str, ms: float) -> None:
+        self.stages.append({"name": name, "durationMs": round(ms, 3)})
 
     @property
     def total_ms(self) -> float:
@@ -84,6 +90,14 @@ def vector_candidates(svc: MemoryService, query_vec: np.ndarray, flt: MemoryFilt
     return dict(sorted(scored.items(), key=lambda kv: -kv[1])[:pool])
 
 
+def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> tuple[dict[str, float], float, float]:
+    started = time.perf_counter()
+    query_vec = svc.embed_query(query)
+    embedded = time.perf_counter()
+    found = vector_candidates(svc, query_vec, flt, pool)
+    return found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000
+
+
 def fuse(fts: dict[str, float], vec: dict[str, float], alpha: float) -> dict[str, tuple[float, str]]:
     fused: dict[str, tuple[float, str]] = {}
     for memory_id in fts.keys() | vec.keys():
@@ -116,9 +130,9 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
     flt = build_filter(svc, req)
     conn = svc.db.reader()
 
-    embedding: Future | None = None
+    vector_leg: Future | None = None
     if svc.embedder.enabled and req.query.strip():
-        embedding = svc.pool.submit(svc.embed_query, req.query)
+        vector_leg = svc.pool.submit(_vector_leg, svc, req.query, flt, pool)
 
     fts: dict[str, float] = {}
     match = build_match(req.keyword_query or req.query)
@@ -128,17 +142,15 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
 
     vec: dict[str, float] = {}
     method = "keyword"
-    query_vec = None
-    if embedding is not None:
+    if vector_leg is not None:
         try:
-            query_vec = embedding.result(timeout=svc.settings.embedding.timeout_ms / 1000)
+            vec, embed_ms, search_ms = vector_leg.result(timeout=svc.settings.embedding.timeout_ms / 1000)
+            method = "hybrid"
+            watch.add("query_embedding", embed_ms)
+            watch.add("vector_search", search_ms)
         except (ProviderError, TimeoutError):
-            query_vec = None  # degrade to keyword search
+            pass  # degrade to keyword search
         watch.lap("query_embedding_wait")
-    if query_vec is not None:
-        vec = vector_candidates(svc, query_vec, flt, pool)
-        method = "hybrid"
-        watch.lap("vector_search")
 
     fused = fuse(fts, vec, alpha)
     ranked = sorted(((s, src, mid) for mid, (s, src) in fused.items() if s >= min_score), key=lambda t: -t[0])[:limit]

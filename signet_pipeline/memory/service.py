@@ -41,7 +41,7 @@ class MemoryService:
         self._index: MatrixIndex | SqliteVecIndex | None = None
         self._index_lock = threading.Lock()
         self.access = AccessTracker(self.db)
-        self.pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="signet-query")
+        self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="signet-vector-leg")
         self._query_cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._query_cache_lock = threading.Lock()
         self.vector_index()  # create the vec table and warm the matrix now, not on the first recall
