@@ -137,11 +137,6 @@ class RememberResult(BaseModel):
     jobId: int | None = None
 
 
-class StageTiming(BaseModel):
-    name: str
-    durationMs: float
-
-
 class RecallHit(BaseModel):
     id: str
     content: str

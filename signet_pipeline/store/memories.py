@@ -170,10 +170,6 @@ def record_access(conn: apsw.Connection, counts: dict[str, int], accessed_at: st
     )
 
 
-def set_extraction_status(conn: apsw.Connection, memory_id: str, status: str) -> None:
-    conn.execute("UPDATE memories SET extraction_status = ? WHERE id = ?", (status, memory_id))
-
-
 def list_page(conn: apsw.Connection, flt: MemoryFilter, limit: int, offset: int) -> list[Row]:
     where, params = flt.sql()
     params.update(limit=limit, offset=offset)
