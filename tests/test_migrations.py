@@ -25,7 +25,7 @@ def test_migrates_an_empty_database(db):
         assert ("table", table) in found, table
     for trigger in ("memories_ai", "memories_ad", "memories_au"):
         assert ("trigger", trigger) in found
-    assert ("index", "idx_memories_content_hash_unique") in found
+    assert ("index", "idx_memories_agent_content_hash_unique") in found
     recorded = rows(db.reader(), "SELECT version, checksum FROM schema_migrations")
     assert all(len(r["checksum"]) == 64 for r in recorded)
     assert scalar(db.reader(), "PRAGMA journal_mode") == "wal"
@@ -59,15 +59,24 @@ def test_a_migration_that_does_not_create_what_it_declares_rolls_back(db):
     assert 999 not in migrations.applied_versions(db)
 
 
-def test_unique_partial_index_allows_a_deleted_twin(db):
+def test_unique_partial_index_allows_a_deleted_twin_and_other_agents(db):
     migrations.migrate(db)
-    insert = ("INSERT INTO memories(id, content, normalized_content, content_hash, is_deleted, created_at, updated_at) "
-              "VALUES (?, 'x', 'x', 'h', ?, 't', 't')")
+    insert = ("INSERT INTO memories(id, agent_id, content, normalized_content, content_hash, is_deleted, created_at, "
+              "updated_at) VALUES (?, ?, 'x', 'x', 'h', ?, 't', 't')")
     with db.write() as conn:
-        conn.execute(insert, ("a", 1))
-        conn.execute(insert, ("b", 0))
+        conn.execute(insert, ("a", "default", 1))
+        conn.execute(insert, ("b", "default", 0))
+        conn.execute(insert, ("c", "alice", 0))
     import apsw
 
     with pytest.raises(apsw.ConstraintError):
         with db.write() as conn:
-            conn.execute(insert, ("c", 0))
+            conn.execute(insert, ("d", "alice", 0))
+
+
+def test_reads_by_hash_and_id_use_their_indexes(db):
+    migrations.migrate(db)
+    conn = db.reader()
+    plan = " ".join(str(r) for r in conn.execute(
+        "EXPLAIN QUERY PLAN SELECT id FROM memories m WHERE m.content_hash IN ('a', 'b') AND m.is_deleted = 0"))
+    assert "content_hash" in plan and "tombstones" not in plan

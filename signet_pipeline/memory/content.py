@@ -4,6 +4,7 @@ Normalization"), the `critical:` / `[tags]:` prefixes, tag parsing and type infe
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 
@@ -49,6 +50,11 @@ def parse_tags(value: str | list[str] | None) -> list[str]:
         if tag:
             seen.setdefault(tag, None)
     return list(seen)
+
+
+def tags_text(tags_json: str) -> str:
+    """Stored JSON array -> the "a,b" form the API shows."""
+    return ",".join(json.loads(tags_json or "[]"))
 
 
 def parse_prefixes(content: str) -> ParsedPrefixes:

@@ -11,8 +11,8 @@ import apsw
 
 from signet_pipeline.errors import NotFound
 from signet_pipeline.memory.fts_query import build_match
-from signet_pipeline.memory.recall import normalize_bm25
-from signet_pipeline.memory.remember import tags_text
+from signet_pipeline.memory.recall import normalize_bm25, vector_candidates
+from signet_pipeline.memory.content import tags_text
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
@@ -102,9 +102,9 @@ def legacy_search(svc: MemoryService, q: str | None, flt: MemoryFilter, limit: i
     except apsw.SQLError:
         match = build_match(q)
         hits = mem_store.fts_search(conn, match, flt, limit) if match else []
-    found = mem_store.fetch_many(conn, [mid for mid, _ in hits])
-    scores = normalize_bm25(hits)
-    return [{**_view(found[mid], LIST_FIELDS), "score": round(scores[mid], 6)} for mid, _ in hits if mid in found]
+    found = mem_store.fetch_many(conn, [mid for mid, _, _ in hits])
+    scores = normalize_bm25([(mid, raw) for mid, _, raw in hits])
+    return [{**_view(found[mid], LIST_FIELDS), "score": round(scores[mid], 6)} for mid, _, _ in hits if mid in found]
 
 
 def similar(svc: MemoryService, memory_id: str, *, k: int, memory_type: str | None,
@@ -118,15 +118,14 @@ def similar(svc: MemoryService, memory_id: str, *, k: int, memory_type: str | No
     if stored is None or index is None or stored[0].shape[0] != index.dimensions:
         raise NotFound(f"memory {memory_id} has no stored embedding", code="no_embedding")
     flt = MemoryFilter(agent_id=agent_id, types=[memory_type] if memory_type else [])
-    hits = dict(index.search(stored[0], k * 4 + 1))
-    pairs = [(h, mid) for h, mid in mem_store.live_ids_by_hashes(conn, list(hits), flt) if mid != memory_id]
-    pairs.sort(key=lambda p: -hits[p[0]])
-    rows = mem_store.fetch_many(conn, [mid for _, mid in pairs[:k]])
+    scores = vector_candidates(svc, stored[0], flt, k + 1)
+    scores.pop(memory_id, None)
+    best = list(scores)[:k]
+    rows = mem_store.fetch_many(conn, best)
     return [
-        {"id": mid, "content": rows[mid]["content"], "type": rows[mid]["type"],
-         "tags": json.loads(rows[mid]["tags"]), "score": round(hits[h], 6), "confidence": rows[mid]["confidence"],
-         "created_at": rows[mid]["created_at"]}
-        for h, mid in pairs[:k] if mid in rows
+        {"id": mid, "content": rows[mid]["content"], "type": rows[mid]["type"], "tags": json.loads(rows[mid]["tags"]),
+         "score": round(scores[mid], 6), "confidence": rows[mid]["confidence"], "created_at": rows[mid]["created_at"]}
+        for mid in best if mid in rows
     ]
 
 

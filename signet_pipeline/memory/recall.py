@@ -8,29 +8,39 @@ the caller waited for the vector leg after its own work) and `final_rank`. Score
 - keyword: bm25 relative to this query's best keyword hit (best = 1.0). The spec's 1 / (1 + |s|)
   ranks the *weakest* match first, and any absolute mapping of bm25 breaks on small stores, where
   FTS5 clamps the IDF of words found in over half the rows to ~1e-6 (docs/DECISIONS.md);
-- both legs: alpha * vector + (1 - alpha) * keyword; one leg only: that score as is;
-- results under min_score are dropped.
+- every candidate is scored on both signals: alpha * cosine + (1 - alpha) * keyword. A keyword
+  hit the vector leg did not return gets its cosine from the index (a dot product), a vector hit
+  FTS did not return has no query word (keyword 0). Scoring a one-leg hit "as is" (the spec) lets
+  a weak keyword-only hit outrank a strong match found by both legs; docs/DECISIONS.md;
+- a memory with no vector (embedding failed) keeps its keyword score as is;
+- results under min_score are dropped. `source` says which leg(s) found the memory.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from concurrent.futures import Future
+from dataclasses import dataclass
 
 import numpy as np
 
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.fts_query import build_match
 from signet_pipeline.memory.models import RecallHit, RecallRequest, RecallResult
-from signet_pipeline.memory.remember import tags_text
+from signet_pipeline.memory.content import tags_text
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
+log = logging.getLogger("signet.recall")
+
 # With a selective filter, score only the matching rows when there are at most this many.
 RESTRICTED_SCAN_MAX = 50_000
+# The vector leg widens its fetch up to this many neighbours before restricting the scan.
+WIDEN_MAX = 4096
 
 
 class Stopwatch:
@@ -71,17 +81,21 @@ def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
 
 
 def vector_candidates(svc: MemoryService, query_vec: np.ndarray, flt: MemoryFilter, pool: int) -> dict[str, float]:
-    """memory id -> cosine for the best `pool` visible memories."""
+    """memory id -> cosine for the best `pool` memories the filter admits."""
     index = svc.vector_index()
     if index is None:
         return {}
     conn = svc.db.reader()
     want = pool * 4 if flt.selective else pool + 10
-    hits = index.search(query_vec, want)
-    by_hash = dict(hits)
-    found = mem_store.live_ids_by_hashes(conn, list(by_hash), flt)
-    if len(found) < pool and flt.selective:
-        # The filter removed most neighbours: search only among the rows it admits.
+    while True:  # widen while the filter (or other agents' private rows) eats the neighbours
+        hits = index.search(query_vec, want)
+        by_hash = dict(hits)
+        found = mem_store.live_ids_by_hashes(conn, list(by_hash), flt)
+        if len(found) >= pool or len(hits) < want or want >= WIDEN_MAX:
+            break
+        want *= 4
+    if len(found) < pool and len(hits) == want:
+        # Still short: search only among the rows the filter admits.
         allowed = mem_store.visible_hashes(conn, flt, RESTRICTED_SCAN_MAX + 1)
         if len(allowed) <= RESTRICTED_SCAN_MAX:
             by_hash = dict(index.search(query_vec, pool, allowed_hashes=allowed))
@@ -90,25 +104,51 @@ def vector_candidates(svc: MemoryService, query_vec: np.ndarray, flt: MemoryFilt
     return dict(sorted(scored.items(), key=lambda kv: -kv[1])[:pool])
 
 
-def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> tuple[dict[str, float], float, float]:
+@dataclass
+class VectorLeg:
+    query_vec: np.ndarray
+    found: dict[str, float]  # memory id -> cosine, best `pool`
+    embed_ms: float
+    search_ms: float
+
+
+def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> VectorLeg:
     started = time.perf_counter()
     query_vec = svc.embed_query(query)
     embedded = time.perf_counter()
     found = vector_candidates(svc, query_vec, flt, pool)
-    return found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000
+    return VectorLeg(query_vec, found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000)
 
 
-def fuse(fts: dict[str, float], vec: dict[str, float], alpha: float) -> dict[str, tuple[float, str]]:
+def fuse(keyword: dict[str, float], leg: VectorLeg | None, cosines: dict[str, float],
+         alpha: float) -> dict[str, tuple[float, str]]:
+    """memory id -> (score, source). `cosines` completes the vector signal of keyword hits."""
+    if leg is None:
+        return {mid: (k, "keyword") for mid, k in keyword.items()}
     fused: dict[str, tuple[float, str]] = {}
-    for memory_id in fts.keys() | vec.keys():
-        k, v = fts.get(memory_id), vec.get(memory_id)
-        if k is not None and v is not None:
-            fused[memory_id] = (alpha * v + (1 - alpha) * k, "hybrid")
-        elif v is not None:
-            fused[memory_id] = (v, "vector")
+    for mid in keyword.keys() | leg.found.keys():
+        in_fts, in_vec = mid in keyword, mid in leg.found
+        source = "hybrid" if in_fts and in_vec else ("vector" if in_vec else "keyword")
+        cosine = leg.found.get(mid, cosines.get(mid))
+        if cosine is None:  # no vector stored for this memory: keyword evidence only
+            fused[mid] = (keyword[mid], source)
         else:
-            fused[memory_id] = (k, "keyword")  # type: ignore[assignment]
+            fused[mid] = (alpha * cosine + (1 - alpha) * keyword.get(mid, 0.0), source)
     return fused
+
+
+def _wait(svc: MemoryService, future: Future) -> VectorLeg | None:
+    """The vector leg's result, or None (keyword-only recall) if it failed or took too long."""
+    try:
+        return future.result(timeout=svc.settings.embedding.timeout_ms / 1000)
+    except ProviderError:
+        return None  # provider down: already logged by the write path and shown in status
+    except TimeoutError:
+        future.cancel()
+        log.warning("vector leg timed out; recall answered from keywords only")
+    except Exception:
+        log.exception("vector leg failed; recall answered from keywords only")
+    return None
 
 
 def to_hit(row: Row, score: float, source: str) -> RecallHit:
@@ -134,25 +174,30 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
     if svc.embedder.enabled and req.query.strip():
         vector_leg = svc.pool.submit(_vector_leg, svc, req.query, flt, pool)
 
-    fts: dict[str, float] = {}
+    keyword: dict[str, float] = {}
+    hashes: dict[str, str] = {}
     match = build_match(req.keyword_query or req.query)
     if match:
-        fts = normalize_bm25(mem_store.fts_search(conn, match, flt, pool))
+        found = mem_store.fts_search(conn, match, flt, pool)
+        keyword = normalize_bm25([(mid, raw) for mid, _, raw in found])
+        hashes = {mid: h for mid, h, _ in found}
     watch.lap("memory_fts")
 
-    vec: dict[str, float] = {}
-    method = "keyword"
+    leg: VectorLeg | None = None
     if vector_leg is not None:
-        try:
-            vec, embed_ms, search_ms = vector_leg.result(timeout=svc.settings.embedding.timeout_ms / 1000)
-            method = "hybrid"
-            watch.add("query_embedding", embed_ms)
-            watch.add("vector_search", search_ms)
-        except (ProviderError, TimeoutError):
-            pass  # degrade to keyword search
+        leg = _wait(svc, vector_leg)
+        if leg is not None:
+            watch.add("query_embedding", leg.embed_ms)
+            watch.add("vector_search", leg.search_ms)
         watch.lap("query_embedding_wait")
 
-    fused = fuse(fts, vec, alpha)
+    cosines: dict[str, float] = {}
+    index = svc.vector_index()
+    if leg is not None and index is not None:
+        missing = {mid: h for mid, h in hashes.items() if mid not in leg.found}
+        by_hash = index.cosines(leg.query_vec, set(missing.values()))
+        cosines = {mid: max(0.0, by_hash[h]) for mid, h in missing.items() if h in by_hash}
+    fused = fuse(keyword, leg, cosines, alpha)
     ranked = sorted(((s, src, mid) for mid, (s, src) in fused.items() if s >= min_score), key=lambda t: -t[0])[:limit]
     rows = mem_store.fetch_many(conn, [mid for _, _, mid in ranked])
     hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
@@ -160,10 +205,10 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
 
     svc.access.record([h.id for h in hits])
     return RecallResult(
-        results=hits, query=req.query, method=method,
+        results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",
         meta={
             "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
-            "candidates": {"fts": len(fts), "vector": len(vec)},
+            "candidates": {"fts": len(keyword), "vector": len(leg.found) if leg else 0},
             "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
             "dedupe": {"enabled": False, "contextEpoch": 0, "suppressed": 0, "repeatedReturned": 0},
         },

@@ -12,7 +12,7 @@ import apsw
 import numpy as np
 
 from signet_pipeline.errors import InvalidRequest, MutationsFrozen, ProviderError
-from signet_pipeline.memory.content import NormalizedContent, infer_type, normalize_content, parse_prefixes
+from signet_pipeline.memory.content import NormalizedContent, infer_type, normalize_content, parse_prefixes, tags_text
 from signet_pipeline.memory.models import RememberRequest, RememberResult
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
@@ -34,10 +34,6 @@ class Actor:
     request_id: str | None = None
 
 
-def tags_text(tags_json: str) -> str:
-    return ",".join(json.loads(tags_json or "[]"))
-
-
 def _result(row: Row, *, embedded: bool, deduped: bool, job_id: int | None) -> RememberResult:
     return RememberResult(
         id=row["id"], memoryId=row["id"], type=row["type"], tags=tags_text(row["tags"]), pinned=bool(row["pinned"]),
@@ -47,10 +43,11 @@ def _result(row: Row, *, embedded: bool, deduped: bool, job_id: int | None) -> R
 
 def _existing(conn: apsw.Connection, req: RememberRequest, content_hash: str) -> Row | None:
     if req.idempotency_key:
-        found = mem_store.find_by_idempotency_key(conn, req.agent_id, req.idempotency_key)
+        found = mem_store.find_by_idempotency_key(conn, agent_id=req.agent_id, visibility=req.visibility,
+                                                  project=req.project, key=req.idempotency_key)
         if found:
             return found
-    return mem_store.find_live_by_hash(conn, content_hash)
+    return mem_store.find_live_by_hash(conn, req.agent_id, content_hash)
 
 
 def _deduped(svc: MemoryService, row: Row) -> RememberResult:

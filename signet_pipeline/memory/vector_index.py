@@ -137,6 +137,18 @@ class MatrixIndex:
         return out
 
 
+    def cosines(self, query: np.ndarray, hashes: Collection[str]) -> dict[str, float]:
+        """Cosine of the query with each given hash that has a vector here."""
+        self.sync()
+        with self._lock:
+            pairs = [(h, r) for h in hashes if (r := self._row_of_hash.get(h)) is not None]
+            matrix = self._matrix
+        if not pairs:
+            return {}
+        scores = matrix[[r for _, r in pairs]] @ np.asarray(query, dtype=np.float32)
+        return {h: float(v) for (h, _), v in zip(pairs, scores)}
+
+
 class SqliteVecIndex:
     """Same interface over sqlite-vec's vec0 KNN (cosine)."""
 
@@ -160,3 +172,7 @@ class SqliteVecIndex:
             hits = emb_store.vec_knn(self._db.reader(), query, min(4096, max(k * 20, 200)))
             return [h for h in hits if h[0] in allowed][:k]
         return emb_store.vec_knn(self._db.reader(), query, k)
+
+    def cosines(self, query: np.ndarray, hashes: Collection[str]) -> dict[str, float]:
+        found = emb_store.vectors_for_hashes(self._db.reader(), list(hashes), self.model, self.dimensions)
+        return {h: float(v @ query) for h, v in found.items()}

@@ -4,8 +4,10 @@ indexes follow."""
 
 from __future__ import annotations
 
-import numpy as np
+import json
+
 import apsw
+import numpy as np
 
 from signet_pipeline.store.db import Row, one, rows, scalar
 
@@ -69,6 +71,12 @@ def exists_for_hash(conn: apsw.Connection, content_hash: str, model: str) -> boo
 def vector_for_hash(conn: apsw.Connection, content_hash: str) -> tuple[np.ndarray, str] | None:
     found = one(conn, "SELECT vector, model FROM embeddings WHERE content_hash = ?", (content_hash,))
     return (from_blob(found["vector"]), found["model"]) if found else None
+
+
+def vectors_for_hashes(conn: apsw.Connection, hashes: list[str], model: str, dimensions: int) -> dict[str, np.ndarray]:
+    return {r[0]: from_blob(r[1]) for r in conn.execute(
+        "SELECT content_hash, vector FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) "
+        "AND model = ? AND dimensions = ?", (json.dumps(hashes), model, dimensions))}
 
 
 def load_matching(conn: apsw.Connection, model: str, dimensions: int, after_id: int = 0) -> list[Row]:

@@ -9,6 +9,7 @@ from typing import Any
 import apsw
 
 from signet_pipeline.store.db import Row, one, rows, scalar
+from signet_pipeline.timeutil import now_iso
 
 # Columns written on insert (everything else takes its default).
 INSERT_COLUMNS = (
@@ -48,12 +49,12 @@ class MemoryFilter:
     project: str | None = None
     source_type: str | None = None
     decay_rate: float = 0.95
-    now: str = ""
+    now: str = field(default_factory=now_iso)
 
     @property
     def selective(self) -> bool:
         """True when the filter may drop many rows (vector search then over-fetches)."""
-        return bool(self.types or self.tags or self.who or self.pinned is not None or self.importance_min
+        return bool(self.types or self.tags or self.who or self.pinned or self.importance_min
                     or self.since or self.until or self.project or self.source_type)
 
     def sql(self) -> tuple[str, dict[str, Any]]:
@@ -69,9 +70,8 @@ class MemoryFilter:
         if self.who is not None:
             clauses.append("m.who = :who")
             params["who"] = self.who
-        if self.pinned is not None:
-            clauses.append("m.pinned = :pinned")
-            params["pinned"] = int(self.pinned)
+        if self.pinned:  # spec: `pinned` true filters to pinned memories; false means no filter
+            clauses.append("m.pinned = 1")
         if self.since:
             clauses.append("m.created_at >= :since")
             params["since"] = self.since
@@ -99,20 +99,24 @@ def get(conn: apsw.Connection, memory_id: str, *, include_deleted: bool = False)
     return one(conn, sql, (memory_id,))
 
 
-def find_live_by_hash(conn: apsw.Connection, content_hash: str) -> Row | None:
-    return one(conn, "SELECT * FROM memories WHERE content_hash = ? AND is_deleted = 0", (content_hash,))
+def find_live_by_hash(conn: apsw.Connection, agent_id: str, content_hash: str) -> Row | None:
+    return one(conn, "SELECT * FROM memories WHERE agent_id = ? AND content_hash = ? AND is_deleted = 0",
+               (agent_id, content_hash))
 
 
-def find_by_idempotency_key(conn: apsw.Connection, agent_id: str, key: str) -> Row | None:
+def find_by_idempotency_key(conn: apsw.Connection, *, agent_id: str, visibility: str, project: str | None,
+                            key: str) -> Row | None:
+    """The live memory written with this key in the same (agent, visibility, project) scope."""
     return one(
         conn,
-        "SELECT * FROM memories WHERE agent_id = ? AND idempotency_key = ? AND is_deleted = 0 ORDER BY rid LIMIT 1",
-        (agent_id, key),
+        "SELECT * FROM memories WHERE agent_id = ? AND idempotency_key = ? AND visibility = ? AND project IS ? "
+        "AND is_deleted = 0 ORDER BY rid LIMIT 1",
+        (agent_id, key, visibility, project),
     )
 
 
-def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, float]]:
-    """(memory id, raw bm25) best first. bm25 is negative; more negative is a better match.
+def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, str, float]]:
+    """(memory id, content_hash, raw bm25) best first. bm25 is negative; more negative is a better match.
 
     FTS5 ranks its matches alone first and only the best few are checked against the filter:
     joining every match of a frequent word to memories costs more than the ranking itself. When
@@ -125,15 +129,17 @@ def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int)
     if not ranked:
         return []
     params["rids"] = json.dumps([rid for rid, _ in ranked])
-    visible = dict(conn.execute(
-        f"SELECT m.rid, m.id FROM memories m WHERE m.rid IN (SELECT value FROM json_each(:rids)) AND {where}", params))
-    hits = [(visible[rid], raw) for rid, raw in ranked if rid in visible][:limit]
+    visible = {rid: (mid, h) for rid, mid, h in conn.execute(
+        f"SELECT m.rid, m.id, m.content_hash FROM memories m WHERE m.rid IN (SELECT value FROM json_each(:rids)) "
+        f"AND {where}", params)}
+    hits = [(*visible[rid], raw) for rid, raw in ranked if rid in visible][:limit]
     if len(hits) == limit or len(ranked) < inner:
         return hits
     params.update(match=match, limit=limit)
-    return [(r[0], r[1]) for r in conn.execute(
-        "SELECT m.id, bm25(memories_fts) AS raw FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
-        f"WHERE memories_fts MATCH :match AND {where} ORDER BY raw LIMIT :limit", params)]
+    return [(r[0], r[1], r[2]) for r in conn.execute(
+        "SELECT m.id, m.content_hash, bm25(memories_fts) AS raw FROM memories_fts "
+        f"JOIN memories m ON m.rid = memories_fts.rowid WHERE memories_fts MATCH :match AND {where} "
+        "ORDER BY raw LIMIT :limit", params)]
 
 
 def live_ids_by_hashes(conn: apsw.Connection, hashes: list[str], flt: MemoryFilter) -> list[tuple[str, str]]:

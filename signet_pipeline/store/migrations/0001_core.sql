@@ -43,8 +43,10 @@ CREATE TABLE IF NOT EXISTS memories (
     updated_by         TEXT
 );
 
-CREATE UNIQUE INDEX IF NOT EXISTS idx_memories_content_hash_unique
-    ON memories(content_hash) WHERE content_hash IS NOT NULL AND is_deleted = 0;
+-- Content-hash dedup is scoped per agent: two agents may each hold the same text, and a write
+-- never returns (or is swallowed by) another agent's memory. Vectors are shared by hash.
+CREATE UNIQUE INDEX IF NOT EXISTS idx_memories_agent_content_hash_unique
+    ON memories(agent_id, content_hash) WHERE content_hash IS NOT NULL AND is_deleted = 0;
 CREATE INDEX IF NOT EXISTS idx_memories_content_hash ON memories(content_hash);
 CREATE INDEX IF NOT EXISTS idx_memories_idempotency
     ON memories(agent_id, idempotency_key) WHERE idempotency_key IS NOT NULL;
@@ -53,7 +55,9 @@ CREATE INDEX IF NOT EXISTS idx_memories_created_at ON memories(created_at);
 CREATE INDEX IF NOT EXISTS idx_memories_type ON memories(type);
 CREATE INDEX IF NOT EXISTS idx_memories_who ON memories(who);
 CREATE INDEX IF NOT EXISTS idx_memories_agent ON memories(agent_id, visibility);
-CREATE INDEX IF NOT EXISTS idx_memories_deleted ON memories(is_deleted, deleted_at);
+-- Partial: an index on is_deleted would tempt the planner to serve every `is_deleted = 0` read
+-- through it (a scan of all live rows) instead of the content_hash / id indexes.
+CREATE INDEX IF NOT EXISTS idx_memories_tombstones ON memories(deleted_at) WHERE is_deleted = 1;
 
 CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
     content,
