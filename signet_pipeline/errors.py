@@ -31,11 +31,6 @@ class NotFound(SignetError):
     status = 404
 
 
-class Conflict(SignetError):
-    code = "conflict"
-    status = 409
-
-
 class MutationsFrozen(SignetError):
     code = "mutations_frozen"
     status = 503

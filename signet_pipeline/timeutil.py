@@ -8,20 +8,30 @@ from datetime import datetime, timezone
 def to_iso(dt: datetime) -> str:
     if dt.tzinfo is None:
         dt = dt.replace(tzinfo=timezone.utc)
-    return dt.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
+    dt = dt.astimezone(timezone.utc)
+    return f"{dt.year:04d}" + dt.strftime("-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
 def now_iso() -> str:
     return to_iso(datetime.now(timezone.utc))
 
 
+MIN_YEAR, MAX_YEAR = 1000, 9999  # four-digit years keep stored timestamps sortable as text
+
+
 def parse_iso(value: str) -> datetime:
-    """Parse an ISO timestamp (date-only allowed, naive = UTC). Raises ValueError."""
+    """Parse an ISO timestamp (date-only allowed, naive = UTC) to UTC. Raises ValueError."""
     text = value.strip()
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
     dt = datetime.fromisoformat(text)
-    return dt if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    try:
+        dt = dt.astimezone(timezone.utc) if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+    except OverflowError:
+        raise ValueError(f"{value!r} is out of range") from None
+    if not MIN_YEAR <= dt.year <= MAX_YEAR:
+        raise ValueError(f"{value!r}: year must be between {MIN_YEAR} and {MAX_YEAR}")
+    return dt
 
 
 def normalize_iso(value: str) -> str:

@@ -141,3 +141,17 @@ def test_embedding_failure_still_stores_a_keyword_searchable_memory(make_service
         assert found["method"] == "keyword"
         assert [r["id"] for r in found["results"]] == [body["id"]]
         assert c.get("/api/embeddings/status").json()["available"] is False
+
+
+def test_out_of_range_input_is_a_422_not_a_500(client):
+    for stamp in ("0001-01-01T00:00:00+01:00", "9999-12-31T23:59:59-05:00", "0999-06-01"):
+        r = client.post("/api/memory/remember", json={"content": "x", "createdAt": stamp})
+        assert r.status_code == 422, (stamp, r.text)
+        assert client.post("/api/memory/recall", json={"query": "x", "since": stamp}).status_code == 422
+        assert client.get("/memory/search", params={"q": "x", "since": stamp}).status_code == 422
+    assert client.get("/api/memory/jobs/99999999999999999999").status_code == 422
+    assert client.get("/api/memories", params={"offset": 10**20}).status_code == 422
+
+
+def test_empty_body_tags_keep_the_prefix_tags(client):
+    assert remember(client, "[ops]: restart nightly", tags="")["tags"] == "ops"

@@ -4,7 +4,6 @@ import sys
 import time
 
 import httpx
-import pytest
 
 
 def run_signet(*args, env=None, timeout=60):
@@ -59,7 +58,6 @@ def test_serve_answers_health_and_stops_on_sigterm(tmp_path):
     assert "Application shutdown complete" in proc.stderr.read()
 
 
-@pytest.mark.slow
 def test_up_starts_api_and_dagster_and_stops_cleanly(tmp_path):
     api, ui = free_port(), free_port()
     proc = subprocess.Popen([sys.executable, "-m", "signet_cli", "up", "--port", str(api), "--dagster-port", str(ui)],
@@ -76,9 +74,31 @@ def test_up_starts_api_and_dagster_and_stops_cleanly(tmp_path):
                 assert proc.poll() is None and time.monotonic() < deadline
                 time.sleep(0.5)
         assert (tmp_path / "dagster" / "dagster.yaml").exists()
+        children = descendants(proc.pid)
+        assert len(children) >= 3  # api, dagster-webserver, dagster-daemon (+ their code servers)
     finally:
-        os.killpg(proc.pid, 15)
+        os.killpg(proc.pid, 15)  # what a terminal's Ctrl-C or a service manager's stop does
         assert proc.wait(timeout=30) == 0
-    time.sleep(1)
-    leftover = subprocess.run(["pgrep", "-f", f"--port {ui}|-p {ui}"], capture_output=True, text=True).stdout
-    assert not leftover.strip()
+    deadline = time.monotonic() + 10
+    while alive := [pid for pid in children if os.path.exists(f"/proc/{pid}")]:
+        assert time.monotonic() < deadline, f"still running after stop: {alive}"
+        time.sleep(0.2)
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below pid, from /proc (children of children included)."""
+    parents: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(ppid, []).append(int(entry))
+    found, todo = [], [pid]
+    while todo:
+        for child in parents.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found

@@ -68,3 +68,12 @@ def test_parse_tags_accepts_strings_and_lists():
 )
 def test_type_inference_uses_the_spec_keywords(text, expected):
     assert infer_type(text) == expected
+
+
+def test_hash_is_pinned_to_known_values():
+    # Fixed outputs, so a change to the normalization or hashing cannot pass unnoticed
+    # (existing databases dedup on these hashes).
+    assert normalize_content("  User prefers DARK mode!  ").content_hash == (
+        "058e6f30768bdcc4b10c6310b0b3084eaee94c6ba986b8bfef1df175b2af2058")
+    assert normalize_content("...").content_hash == (
+        "ab5df625bc76dbd4e163bed2dd888df828f90159bb93556525c31821b6541d46")

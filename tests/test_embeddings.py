@@ -74,7 +74,7 @@ def test_openai_provider_speaks_v1_embeddings_and_orders_by_index(monkeypatch):
         expected /= np.linalg.norm(expected, axis=1, keepdims=True)
         assert np.allclose(vectors, expected)
         _, body, headers = server.requests[0]
-        assert body["model"] == "text-embedding-3-small"
+        assert body["model"] == "text-embedding-3-small" and "dimensions" not in body
         assert {k.lower(): v for k, v in headers.items()}["authorization"] == "Bearer sk-test"
 
 
@@ -109,3 +109,10 @@ def test_unreachable_provider_is_reported_not_raised_at_startup():
     assert provider.dimensions is None
     with pytest.raises(ProviderError):
         provider.embed(["x"])
+
+
+def test_openai_provider_asks_for_the_configured_dimensions():
+    with FakeServer(openai_handler) as server:
+        provider = create_embedder(EmbeddingConfig(provider="openai", base_url=server.url, dimensions=8))
+        provider.embed(["x"])
+        assert server.requests[0][1]["dimensions"] == 8

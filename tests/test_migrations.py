@@ -80,3 +80,25 @@ def test_reads_by_hash_and_id_use_their_indexes(db):
     plan = " ".join(str(r) for r in conn.execute(
         "EXPLAIN QUERY PLAN SELECT id FROM memories m WHERE m.content_hash IN ('a', 'b') AND m.is_deleted = 0"))
     assert "content_hash" in plan and "tombstones" not in plan
+
+
+def test_processes_migrating_a_new_database_at_once_apply_each_version_once(tmp_path):
+    import multiprocessing
+
+    path = str(tmp_path / "race.db")
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_open_and_migrate, args=(path,)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=60)
+    assert [p.exitcode for p in procs] == [0, 0, 0, 0]
+    db = Database(path)
+    assert scalar(db.reader(), "SELECT count(*) FROM schema_migrations_audit") == len(migrations.discover())
+    db.close()
+
+
+def _open_and_migrate(path: str) -> None:
+    db = Database(path)
+    migrations.migrate(db)
+    db.close()

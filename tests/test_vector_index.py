@@ -85,3 +85,46 @@ def test_matrix_and_sqlite_vec_agree(tmp_path):
     assert [h for h, _ in matrix] == [h for h, _ in vec0]
     assert np.allclose([s for _, s in matrix], [s for _, s in vec0], atol=1e-5)
     api.close(), other.close()
+
+
+def test_searches_while_other_writers_change_the_table(tmp_path):
+    import threading
+
+    api, other = make(tmp_path)
+    index = MatrixIndex(api, model="m", dimensions=DIMS, initial_capacity=4)  # force buffer growth
+    errors: list[BaseException] = []
+    stop = threading.Event()
+
+    def writer(w: int) -> None:
+        try:
+            for i in range(300):
+                put(other, f"w{w}-{i}", unit(i) + 0.001 * w)
+                if i % 3 == 0:
+                    with other.write() as conn:
+                        conn.execute("DELETE FROM embeddings WHERE content_hash = ?", (f"w{w}-{i // 2}",))
+        except BaseException as exc:  # noqa: BLE001 - surfaced by the assertion below
+            errors.append(exc)
+
+    def searcher() -> None:
+        try:
+            while not stop.is_set():
+                for h, score in index.search(unit(1), 10):
+                    assert h is not None and -1.01 <= score <= 1.01
+        except BaseException as exc:  # noqa: BLE001
+            errors.append(exc)
+
+    writers = [threading.Thread(target=writer, args=(w,)) for w in range(3)]
+    searchers = [threading.Thread(target=searcher) for _ in range(3)]
+    for t in writers + searchers:
+        t.start()
+    for t in writers:
+        t.join()
+    stop.set()
+    for t in searchers:
+        t.join()
+    assert not errors, errors[:3]
+    fresh = MatrixIndex(api, model="m", dimensions=DIMS)
+    query = unit(5)  # many vectors tie: compare every row, not an order among equals
+    assert sorted(index.search(query, 10_000)) == sorted(fresh.search(query, 10_000))
+    assert len(index) == len(fresh) > 0
+    api.close(), other.close()

@@ -39,7 +39,7 @@ def _tags_value(value: Any) -> list[str] | None:
     if value is None:
         return None
     if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        return parse_tags(value)
+        return parse_tags(value) or None  # "" or [] means "not given" (prefix tags still apply)
     raise ValueError("tags must be a comma-separated string or a list of strings")
 
 

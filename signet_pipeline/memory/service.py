@@ -35,8 +35,7 @@ class MemoryService:
         self.started_at = time.time()
         self.db = Database(settings.db_path)
         migrate(self.db)
-        with self.db.write() as conn:  # refresh planner statistics where SQLite thinks it helps
-            conn.execute("PRAGMA optimize=0x10002")
+        self.db.optimize()
         self.embedder = embedder if embedder is not None else self._load_embedder()
         self._index: MatrixIndex | SqliteVecIndex | None = None
         self._index_lock = threading.Lock()
@@ -90,4 +89,5 @@ class MemoryService:
     def close(self) -> None:
         self.access.close()
         self.pool.shutdown(wait=True)
+        self.embedder.close()
         self.db.close()

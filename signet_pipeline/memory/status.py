@@ -12,7 +12,6 @@ from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
-from signet_pipeline.store.db import scalar
 from signet_pipeline.timeutil import parse_iso
 
 STALL_AFTER_S = 300  # an extract job pending this long means nothing is consuming the queue
@@ -21,7 +20,7 @@ STALL_AFTER_S = 300  # an extract job pending this long means nothing is consumi
 def _extraction(svc: MemoryService) -> dict[str, Any]:
     conn = svc.db.reader()
     counts = job_store.counts_by_status(conn, "extract")
-    oldest = scalar(conn, "SELECT min(created_at) FROM memory_jobs WHERE job_type = 'extract' AND status = 'pending'")
+    oldest = job_store.oldest_pending_created_at(conn, "extract")
     age_s = time.time() - parse_iso(oldest).timestamp() if oldest else 0.0
     return {
         "pending": counts.get("pending", 0), "leased": counts.get("leased", 0), "dead": counts.get("dead", 0),
@@ -31,11 +30,7 @@ def _extraction(svc: MemoryService) -> dict[str, Any]:
 
 
 def health(svc: MemoryService, *, shutting_down: bool = False) -> dict[str, Any]:
-    try:
-        scalar(svc.db.reader(), "SELECT 1")
-        db_ok = True
-    except Exception:
-        db_ok = False
+    db_ok = svc.db.ping()
     ext = _extraction(svc) if db_ok else {"pending": 0, "leased": 0, "stalled": False}
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {

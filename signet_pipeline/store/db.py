@@ -120,6 +120,17 @@ class Database:
             else:
                 conn.execute("COMMIT")
 
+    def ping(self) -> bool:
+        try:
+            return scalar(self.reader(), "SELECT 1") == 1
+        except apsw.Error:
+            return False
+
+    def optimize(self) -> None:
+        """Refresh planner statistics where SQLite judges it useful (cheap; bounded analysis)."""
+        with self.write() as conn:
+            conn.execute("PRAGMA optimize=0x10002")
+
     def close(self) -> None:
         with self._all_lock:
             conns, self._all = self._all, []

@@ -40,3 +40,8 @@ def get(conn: apsw.Connection, job_id: int) -> Row | None:
 def counts_by_status(conn: apsw.Connection, job_type: str | None = None) -> dict[str, int]:
     sql = "SELECT status, count(*) FROM memory_jobs" + (" WHERE job_type = ?" if job_type else "") + " GROUP BY status"
     return {r[0]: r[1] for r in conn.execute(sql, (job_type,) if job_type else ())}
+
+
+def oldest_pending_created_at(conn: apsw.Connection, job_type: str) -> str | None:
+    return scalar(conn, "SELECT min(created_at) FROM memory_jobs WHERE job_type = ? AND status = 'pending'",
+                  (job_type,))

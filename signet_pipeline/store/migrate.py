@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from signet_pipeline.errors import MigrationError
-from signet_pipeline.store.db import Database, rows
+from signet_pipeline.store.db import Database, rows, scalar
 from signet_pipeline.timeutil import now_iso
 
 _FILE = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -67,23 +67,26 @@ def discover() -> list[Migration]:
 
 
 def migrate(db: Database, migrations: list[Migration] | None = None) -> list[int]:
-    """Apply pending migrations; return the versions applied now."""
+    """Apply pending migrations; return the versions applied now.
+
+    Each version is checked and applied inside one write transaction, so processes opening a new
+    database at the same time (API, Dagster runs) apply each migration exactly once.
+    """
     migrations = discover() if migrations is None else migrations
     with db.write() as conn:
         conn.execute(_BOOKKEEPING)
-        applied = {r["version"]: r for r in rows(conn, "SELECT version, name, checksum FROM schema_migrations")}
     done: list[int] = []
     for mig in migrations:
-        prior = applied.get(mig.version)
-        if prior is not None:
-            if prior["checksum"] != mig.checksum:
-                raise MigrationError(
-                    f"migration {mig.version:04d}_{mig.name} changed after it was applied "
-                    "(checksum mismatch): add a new migration instead of editing an applied one"
-                )
-            continue
         started = time.perf_counter()
         with db.write() as conn:
+            prior = scalar(conn, "SELECT checksum FROM schema_migrations WHERE version = ?", (mig.version,))
+            if prior is not None:
+                if prior != mig.checksum:
+                    raise MigrationError(
+                        f"migration {mig.version:04d}_{mig.name} changed after it was applied "
+                        "(checksum mismatch): add a new migration instead of editing an applied one"
+                    )
+                continue
             conn.execute(mig.sql)
             _verify(conn, mig)
             stamp = now_iso()

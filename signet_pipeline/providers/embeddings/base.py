@@ -76,6 +76,9 @@ class EmbeddingProvider(ABC):
         self._down_until = 0.0
         return l2_normalize(vectors)
 
+    def close(self) -> None:
+        """Release connections (HTTP providers)."""
+
     def embed_one(self, text: str) -> np.ndarray:
         return self.embed([text])[0]
 

@@ -85,6 +85,13 @@ class OpenAIEmbeddings(_HttpEmbeddings):
     def __init__(self, *, api_key_env: str = "OPENAI_API_KEY", **kwargs):
         key = os.environ.get(api_key_env)
         super().__init__(headers={"Authorization": f"Bearer {key}"} if key else None, **kwargs)
+        self._configured_dimensions = kwargs.get("dimensions")
+
+    def _request(self, texts: list[str]) -> dict:
+        body = super()._request(texts)
+        if self._configured_dimensions:  # text-embedding-3 models shorten vectors on request
+            body["dimensions"] = self._configured_dimensions
+        return body
 
     def _parse(self, payload: dict, expected: int) -> np.ndarray:
         data = sorted(payload["data"], key=lambda item: item.get("index", 0))
