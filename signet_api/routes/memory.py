@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.deps import actor, reading_agent, service
 from signet_pipeline.memory import reads
@@ -17,6 +17,7 @@ from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
 router = APIRouter(tags=["memory"])
+MAX_OFFSET = 10_000_000
 Service = Annotated[MemoryService, Depends(service)]
 
 
@@ -83,14 +84,14 @@ def search_route(
 @router.get("/api/memories", summary="List memories (paginated) with stats")
 def list_route(request: Request, svc: Service,
                limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-               offset: Annotated[int, Query(ge=0)] = 0,
+               offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
                type: str | None = None, agentId: str | None = None) -> dict[str, Any]:
     return reads.list_memories(svc, limit=limit, offset=offset, memory_type=type,
                                agent_id=reading_agent(request, agentId))
 
 
 @router.get("/api/memory/jobs/{job_id}", summary="Status of a pipeline job")
-def job_route(job_id: int, svc: Service) -> dict[str, Any]:
+def job_route(job_id: Annotated[int, Path(ge=1, le=2**63 - 1)], svc: Service) -> dict[str, Any]:
     return reads.get_job(svc, job_id)
 
 
