@@ -76,7 +76,7 @@ class EmbeddingProvider(ABC):
         self._down_until = 0.0
         return l2_normalize(vectors)
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - optional hook, HTTP providers override it
         """Release connections (HTTP providers)."""
 
     def embed_one(self, text: str) -> np.ndarray:
