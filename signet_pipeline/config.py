@@ -35,6 +35,13 @@ class SearchConfig(_Section):
     default_limit: int = Field(10, ge=1, le=200, validation_alias=AliasChoices("default_limit", "defaultLimit"))
     # How many candidates each leg (FTS, vector) contributes before fusion.
     candidate_pool: int = Field(50, ge=5, le=1000, validation_alias=AliasChoices("candidate_pool", "candidatePool"))
+    # Most rows BM25 may have to score for one query; the most frequent words are left out above it.
+    fts_postings_budget: int = Field(
+        20_000, ge=0, le=100_000_000, validation_alias=AliasChoices("fts_postings_budget", "ftsPostingsBudget")
+    )
+    # BLAS threads for the vector search (0 = leave the library default). One is best when the
+    # vector leg runs beside FTS5 and requests run in parallel on few cores.
+    blas_threads: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("blas_threads", "blasThreads"))
     # numpy: in-process matrix mirrored from the embeddings table (fast); sqlite-vec: vec0 KNN in SQL.
     vector_backend: Literal["numpy", "sqlite-vec"] = Field(
         "numpy", validation_alias=AliasChoices("vector_backend", "vectorBackend")
@@ -50,7 +57,7 @@ class EmbeddingConfig(_Section):
     api_key_env: str = Field("OPENAI_API_KEY", validation_alias=AliasChoices("api_key_env", "apiKeyEnv"))
     timeout_ms: int = Field(10_000, ge=100, le=300_000, validation_alias=AliasChoices("timeout_ms", "timeoutMs"))
     batch_size: int = Field(32, ge=1, le=512, validation_alias=AliasChoices("batch_size", "batchSize"))
-    threads: int = Field(1, ge=1, le=64, description="onnxruntime intra-op threads")
+    threads: int = Field(2, ge=1, le=64, description="onnxruntime intra-op threads")
     max_tokens: int = Field(256, ge=16, le=512, validation_alias=AliasChoices("max_tokens", "maxTokens"))
 
     @model_validator(mode="after")

@@ -67,3 +67,21 @@ def test_fuzz_through_the_api(client):
         assert client.post("/api/memory/recall", json={"query": text}).status_code == 200
         assert client.get("/memory/search", params={"q": text}).status_code == 200
         assert client.get("/api/memory/search", params={"q": text}).status_code == 200
+
+
+def test_frequent_words_are_left_out_only_above_the_budget():
+    from signet_pipeline.memory.fts_query import within_budget
+
+    df = {"project": 40_000, "meeting": 30_000, "kettle": 12, "cupboard": 300}
+    tokens = ["project", "kettle", "meeting", "cupboard"]
+    assert within_budget(tokens, df, 20_000) == ["kettle", "cupboard"]
+    assert within_budget(tokens, df, 0) == tokens
+    assert within_budget(tokens, df, 10**9) == tokens
+    assert within_budget(["project", "meeting"], df, 20_000) == ["meeting"]  # the rarest always stays
+
+
+def test_doc_frequencies_follow_the_fts_stemmer(fuzz_service):
+    from signet_pipeline.store.memories import doc_frequencies
+
+    counts = doc_frequencies(fuzz_service.db.reader(), ["operators", "words", "unicode", "nothinghere"])
+    assert counts == {"operators": 1, "words": 2, "unicode": 1, "nothinghere": 0}

@@ -33,7 +33,23 @@ def query_tokens(text: str) -> list[str]:
 
 def build_match(text: str) -> str | None:
     """An FTS5 expression for text, or None when it holds no searchable word."""
-    tokens = query_tokens(text)
-    if not tokens:
-        return None
-    return " OR ".join(f'"{t}"' for t in tokens)
+    return match_for(query_tokens(text))
+
+
+def match_for(tokens: list[str]) -> str | None:
+    return " OR ".join(f'"{t}"' for t in tokens) if tokens else None
+
+
+def within_budget(tokens: list[str], doc_freq: dict[str, int], budget: int) -> list[str]:
+    """Leave out the most frequent words while BM25 would score more than `budget` rows.
+
+    BM25 scores every row matching any OR-ed word, so one common word can cost more than all the
+    others together, while its low IDF adds little to the ranking (and the vector leg still
+    reads the whole query). The rarest word always stays. budget <= 0 keeps every word.
+    """
+    if budget <= 0 or len(tokens) < 2:
+        return tokens
+    kept = sorted(tokens, key=lambda t: doc_freq.get(t, 0))
+    while len(kept) > 1 and sum(doc_freq.get(t, 0) for t in kept) > budget:
+        kept.pop()
+    return [t for t in tokens if t in kept]

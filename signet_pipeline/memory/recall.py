@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.memory.fts_query import build_match
+from signet_pipeline.memory.fts_query import match_for, query_tokens, within_budget
 from signet_pipeline.memory.models import RecallHit, RecallRequest, RecallResult
 from signet_pipeline.memory.content import tags_text
 from signet_pipeline.memory.service import MemoryService
@@ -176,7 +176,10 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
 
     keyword: dict[str, float] = {}
     hashes: dict[str, str] = {}
-    match = build_match(req.keyword_query or req.query)
+    tokens = query_tokens(req.keyword_query or req.query)
+    if tokens and cfg.fts_postings_budget > 0:
+        tokens = within_budget(tokens, mem_store.doc_frequencies(conn, tokens), cfg.fts_postings_budget)
+    match = match_for(tokens)
     if match:
         found = mem_store.fts_search(conn, match, flt, pool)
         keyword = normalize_bm25([(mid, raw) for mid, _, raw in found])

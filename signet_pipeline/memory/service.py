@@ -13,6 +13,7 @@ from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
+from threadpoolctl import threadpool_limits
 
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import ProviderError
@@ -37,6 +38,10 @@ class MemoryService:
         migrate(self.db)
         self.db.optimize()
         self.embedder = embedder if embedder is not None else self._load_embedder()
+        if settings.search.blas_threads:
+            # Process-wide: the vector search runs beside FTS5 and beside other requests, so one
+            # BLAS thread per search beats two threads fighting over the same cores (bench/).
+            threadpool_limits(limits=settings.search.blas_threads, user_api="blas")
         self._index: MatrixIndex | SqliteVecIndex | None = None
         self._index_lock = threading.Lock()
         self.access = AccessTracker(self.db)

@@ -115,6 +115,22 @@ def find_by_idempotency_key(conn: apsw.Connection, *, agent_id: str, visibility:
     )
 
 
+# Must match `tokenize` of memories_fts in the migrations: query words are stemmed the same way.
+FTS_TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])
+
+
+def doc_frequencies(conn: apsw.Connection, words: list[str]) -> dict[str, int]:
+    """How many rows of memories_fts contain each word (as FTS5 would stem and index it)."""
+    tokenize = conn.fts5_tokenizer(*FTS_TOKENIZER)
+    stems = {}
+    for word in words:
+        tokens = tokenize(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)
+        stems[word] = tokens[0][2] if tokens else word
+    counts = dict(conn.execute("SELECT term, doc FROM memories_fts_vocab WHERE term IN (SELECT value FROM json_each(?))",
+                               (json.dumps(sorted(set(stems.values()))),)))
+    return {word: int(counts.get(stem, 0)) for word, stem in stems.items()}
+
+
 def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, str, float]]:
     """(memory id, content_hash, raw bm25) best first. bm25 is negative; more negative is a better match.
 

@@ -66,6 +66,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts USING fts5(
     tokenize = 'porter unicode61 remove_diacritics 2'
 );
 
+-- Per-term document counts, read by recall to leave out the most frequent query words when a
+-- query would otherwise make BM25 score a large share of the store.
+CREATE VIRTUAL TABLE IF NOT EXISTS memories_fts_vocab USING fts5vocab(memories_fts, 'row');
+
 CREATE TRIGGER IF NOT EXISTS memories_ai AFTER INSERT ON memories BEGIN
     INSERT INTO memories_fts(rowid, content) VALUES (new.rid, new.content);
 END;
