@@ -7,11 +7,6 @@ when a measurement fails. The API process RSS is read from /proc/<pid>/status af
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -19,71 +14,9 @@ import httpx
 
 from bench.dataset import Query
 from bench.stats import Timer, summary
+from signet_eval.server import ApiServer, proc_memory
 
 WARMUP = 10
-READY_TIMEOUT_S = 120.0
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _proc_status(pid: int) -> dict[str, float]:
-    """VmRSS / VmHWM of a process in MB."""
-    out = {}
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        key, _, value = line.partition(":")
-        if key in ("VmRSS", "VmHWM"):
-            out[key] = round(int(value.split()[0]) / 1024, 1)
-    return out
-
-
-class ApiServer:
-    def __init__(self, workspace: Path, log_file: Path):
-        self.workspace = workspace
-        self.log_file = log_file
-        self.port = free_port()
-        self.proc: subprocess.Popen | None = None
-        self.startup_s = float("nan")
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        signet = Path(sys.executable).parent / "signet"
-        cmd = [str(signet), "--log-level", "warning", "serve", "--port", str(self.port)]
-        env = {**os.environ, "SIGNET_WORKSPACE": str(self.workspace)}
-        started = time.perf_counter()
-        with open(self.log_file, "wb") as out:
-            self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                         cwd=str(self.workspace))
-        deadline = started + READY_TIMEOUT_S
-        while time.perf_counter() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"signet serve exited with {self.proc.returncode}: "
-                                   f"{self.log_file.read_text(errors='replace')[-2000:]}")
-            try:
-                if httpx.get(self.base_url + "/health", timeout=1.0).status_code == 200:
-                    self.startup_s = time.perf_counter() - started
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.2)
-        raise RuntimeError(f"signet serve not ready after {READY_TIMEOUT_S:.0f} s")
-
-    def stop(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is None or proc.poll() is not None:
-            return
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(timeout=5)
 
 
 def run(workspace: Path, log_file: Path, contents: list[str], queries: list[Query],
@@ -115,7 +48,7 @@ def run(workspace: Path, log_file: Path, contents: list[str], queries: list[Quer
 
             fresh_wall, fresh_server = recall_pass()  # the server has never embedded these texts
             cached_wall, cached_server = recall_pass()  # same texts again: its query LRU answers
-        memory = _proc_status(server.proc.pid)
+        memory = proc_memory(server.proc.pid)
     finally:
         server.stop()
     out = {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
+from pathlib import Path
 
 from signet_pipeline.config import load_settings
 from signet_pipeline.errors import ConfigError
@@ -32,6 +33,13 @@ def _up(args: argparse.Namespace) -> int:
                      host=args.host or settings.server.host, log_level=args.log_level)
 
 
+def _eval_locomo(args: argparse.Namespace) -> int:
+    from signet_eval.harness import run
+
+    run(args.file, url=args.url, out=args.out, workers=args.workers)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="signet", description="Signet memory service")
     parser.add_argument("--workspace", help="workspace directory (default: $SIGNET_WORKSPACE or ~/.agents)")
@@ -48,6 +56,15 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--port", type=int, help="API port (default 3850)")
     up.add_argument("--dagster-port", type=int, default=3000, help="Dagster UI port (default 3000)")
     up.set_defaults(func=_up)
+
+    evaluate = sub.add_parser("eval", help="retrieval evaluation")
+    datasets = evaluate.add_subparsers(dest="dataset", required=True)
+    locomo = datasets.add_parser("locomo", help="evidence recall on LoCoMo-format data vs plain baselines")
+    locomo.add_argument("file", type=Path, help="LoCoMo JSON (a list of samples)")
+    locomo.add_argument("--url", help="a running Signet API (default: start one on a throw-away workspace)")
+    locomo.add_argument("--out", type=Path, help="also write the results as JSON")
+    locomo.add_argument("--workers", type=int, default=4, help="parallel remember calls (default 4)")
+    locomo.set_defaults(func=_eval_locomo)
     return parser
 
 

@@ -1,0 +1,1 @@
+"""Retrieval evaluation: LoCoMo-format data through the REST API, against plain baselines."""

@@ -1,0 +1,118 @@
+"""`signet eval locomo FILE [--url URL]`: remember every turn through the REST API (one private
+agent per conversation, sourceId = dia_id, createdAt = session time), recall every question,
+and score evidence recall per category — beside plain BM25, dense and alpha-blend baselines over
+the same turns with the same embedder, in the same run.
+
+Without --url a `signet serve` is started on a throw-away workspace with the default settings.
+"""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import numpy as np
+
+from signet_eval import metrics
+from signet_eval.baselines import TurnIndex
+from signet_eval.locomo import Sample, load
+from signet_eval.server import ApiServer
+from signet_pipeline.config import EmbeddingConfig, SearchConfig
+from signet_pipeline.providers.embeddings import create_embedder
+from signet_pipeline.timeutil import to_iso
+
+K_MAX = max(metrics.KS)
+
+
+def _agent(sample: Sample) -> str:
+    return f"locomo-{sample.sample_id}"
+
+
+def ingest(client: httpx.Client, sample: Sample, workers: int) -> dict[str, list[str]]:
+    """Remember each turn; return memory id -> the dia_ids it stands for (dedup can merge turns)."""
+    def one(turn):
+        body = {"content": turn.content, "sourceId": turn.dia_id, "sourceType": "locomo", "who": turn.speaker,
+                "createdAt": to_iso(turn.at), "agentId": _agent(sample), "visibility": "private"}
+        response = client.post("/api/memory/remember", json=body)
+        response.raise_for_status()
+        return response.json()["id"], turn.dia_id
+
+    by_memory: dict[str, list[str]] = defaultdict(list)
+    with ThreadPoolExecutor(workers) as pool:
+        for memory_id, dia_id in pool.map(one, sample.turns):
+            by_memory[memory_id].append(dia_id)
+    return by_memory
+
+
+def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, list[str]]):
+    """(ranked dia_ids per question, client ms, server ms) for questions that have evidence."""
+    out = []
+    for q in sample.questions:
+        if not q.evidence:
+            continue
+        started = time.perf_counter()
+        response = client.post("/api/memory/recall", json={"query": q.question, "limit": K_MAX,
+                                                           "agentId": _agent(sample), "min_score": 0})
+        wall = (time.perf_counter() - started) * 1000
+        response.raise_for_status()
+        body = response.json()
+        ranked = [by_memory.get(r["id"], []) for r in body["results"]]
+        out.append((q, ranked, wall, body["meta"]["timings"]["totalMs"]))
+    return out
+
+
+def run(file: Path, *, url: str | None = None, out: Path | None = None, workers: int = 4,
+        log=print) -> dict:
+    samples = load(file)
+    questions = sum(len([q for q in s.questions if q.evidence]) for s in samples)
+    log(f"{file}: {len(samples)} conversations, {sum(len(s.turns) for s in samples)} turns, "
+        f"{questions} questions with evidence")
+    with tempfile.TemporaryDirectory(prefix="signet-eval-") as tmp:
+        server = None if url else ApiServer(Path(tmp) / "ws", Path(tmp) / "serve.log")
+        if server:
+            (Path(tmp) / "ws").mkdir()
+            server.start()
+            url = server.base_url
+        try:
+            ours, walls, server_ms = [], [], []
+            with httpx.Client(base_url=url, timeout=120) as client:
+                started = time.perf_counter()
+                maps = [ingest(client, s, workers) for s in samples]
+                ingest_s = time.perf_counter() - started
+                log(f"remembered in {ingest_s:.1f} s; recalling ...")
+                for sample, by_memory in zip(samples, maps):
+                    for q, ranked, wall, srv in recall_questions(client, sample, by_memory):
+                        ours.append(metrics.score(ranked, q.evidence, q.category))
+                        walls.append(wall)
+                        server_ms.append(srv)
+        finally:
+            if server:
+                server.stop()
+
+    log("baselines (in process, same embedder) ...")
+    embedder = create_embedder(EmbeddingConfig())
+    alpha = SearchConfig().alpha
+    base: dict[str, list[metrics.Scored]] = defaultdict(list)
+    for sample in samples:
+        index = TurnIndex([t.dia_id for t in sample.turns], [t.content for t in sample.turns], embedder)
+        for q in sample.questions:
+            if q.evidence:
+                for method, ranked in index.rank_all(q.question, alpha, K_MAX).items():
+                    base[method].append(metrics.score(ranked, q.evidence, q.category))
+
+    results = {"signet": metrics.aggregate(ours), **{m: metrics.aggregate(s) for m, s in base.items()}}
+    latency = {"client_p50_ms": float(np.percentile(walls, 50)), "client_p95_ms": float(np.percentile(walls, 95)),
+               "server_p50_ms": float(np.percentile(server_ms, 50)), "server_p95_ms": float(np.percentile(server_ms, 95))}
+    report = {"file": str(file), "url": url if server is None else "(local signet serve)", "alpha": alpha,
+              "ingest_s": round(ingest_s, 1), "latency": latency, "results": results}
+    log("\n" + metrics.table(results))
+    log("recall latency (signet, HTTP): p50 {client_p50_ms:.1f} ms, p95 {client_p95_ms:.1f} ms "
+        "(server-side p50 {server_p50_ms:.1f}, p95 {server_p95_ms:.1f})".format(**latency))
+    if out:
+        out.write_text(json.dumps(report, indent=2))
+    return report
