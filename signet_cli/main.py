@@ -36,7 +36,8 @@ def _up(args: argparse.Namespace) -> int:
 def _eval_locomo(args: argparse.Namespace) -> int:
     from signet_eval.harness import run
 
-    run(args.file, url=args.url, out=args.out, workers=args.workers)
+    alphas = [float(a) for a in args.alphas.split(",")] if args.alphas else None
+    run(args.file, url=args.url, out=args.out, workers=args.workers, alphas=alphas)
     return 0
 
 
@@ -64,6 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     locomo.add_argument("--url", help="a running Signet API (default: start one on a throw-away workspace)")
     locomo.add_argument("--out", type=Path, help="also write the results as JSON")
     locomo.add_argument("--workers", type=int, default=4, help="parallel remember calls (default 4)")
+    locomo.add_argument("--alphas", help="extra recall passes with these alpha values, e.g. 0.3,0.5,0.9")
     locomo.set_defaults(func=_eval_locomo)
     return parser
 

@@ -49,7 +49,7 @@ def ingest(client: httpx.Client, sample: Sample, workers: int) -> dict[str, list
     return by_memory
 
 
-def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, list[str]]):
+def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, list[str]], extra: dict):
     """(ranked dia_ids per question, client ms, server ms) for questions that have evidence."""
     out = []
     for q in sample.questions:
@@ -57,7 +57,7 @@ def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, 
             continue
         started = time.perf_counter()
         response = client.post("/api/memory/recall", json={"query": q.question, "limit": K_MAX,
-                                                           "agentId": _agent(sample), "min_score": 0})
+                                                           "agentId": _agent(sample), "min_score": 0, **extra})
         wall = (time.perf_counter() - started) * 1000
         response.raise_for_status()
         body = response.json()
@@ -67,7 +67,8 @@ def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, 
 
 
 def run(file: Path, *, url: str | None = None, out: Path | None = None, workers: int = 4,
-        log=print) -> dict:
+        alphas: list[float] | None = None, log=print) -> dict:
+    """`alphas`: extra recall passes with these alpha values (one ingest), reported as `signet a=X`."""
     samples = load(file)
     questions = sum(len([q for q in s.questions if q.evidence]) for s in samples)
     log(f"{file}: {len(samples)} conversations, {sum(len(s.turns) for s in samples)} turns, "
@@ -79,17 +80,21 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
             server.start()
             url = server.base_url
         try:
-            ours, walls, server_ms = [], [], []
+            passes = {"signet": {}, **{f"signet a={a:g}": {"alpha": a} for a in alphas or []}}
+            ours: dict[str, list[metrics.Scored]] = defaultdict(list)
+            walls, server_ms = [], []
             with httpx.Client(base_url=url, timeout=120) as client:
                 started = time.perf_counter()
                 maps = [ingest(client, s, workers) for s in samples]
                 ingest_s = time.perf_counter() - started
                 log(f"remembered in {ingest_s:.1f} s; recalling ...")
-                for sample, by_memory in zip(samples, maps):
-                    for q, ranked, wall, srv in recall_questions(client, sample, by_memory):
-                        ours.append(metrics.score(ranked, q.evidence, q.category))
-                        walls.append(wall)
-                        server_ms.append(srv)
+                for name, extra in passes.items():
+                    for sample, by_memory in zip(samples, maps):
+                        for q, ranked, wall, srv in recall_questions(client, sample, by_memory, extra):
+                            ours[name].append(metrics.score(ranked, q.evidence, q.category))
+                            if name == "signet":
+                                walls.append(wall)
+                                server_ms.append(srv)
         finally:
             if server:
                 server.stop()
@@ -105,7 +110,8 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
                 for method, ranked in index.rank_all(q.question, alpha, K_MAX).items():
                     base[method].append(metrics.score(ranked, q.evidence, q.category))
 
-    results = {"signet": metrics.aggregate(ours), **{m: metrics.aggregate(s) for m, s in base.items()}}
+    results = {**{name: metrics.aggregate(s) for name, s in ours.items()},
+               **{m: metrics.aggregate(s) for m, s in base.items()}}
     latency = {"client_p50_ms": float(np.percentile(walls, 50)), "client_p95_ms": float(np.percentile(walls, 95)),
                "server_p50_ms": float(np.percentile(server_ms, 50)), "server_p95_ms": float(np.percentile(server_ms, 95))}
     report = {"file": str(file), "url": url if server is None else "(local signet serve)", "alpha": alpha,

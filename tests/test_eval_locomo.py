@@ -31,9 +31,9 @@ def test_metrics_count_evidence_turns_behind_each_result():
 def test_end_to_end_through_the_rest_api(tmp_path):
     out = tmp_path / "report.json"
     lines: list[str] = []
-    report = run("tests/data/locomo_tiny.json", out=out, log=lines.append)
+    report = run("tests/data/locomo_tiny.json", out=out, alphas=[0.3], log=lines.append)
     saved = json.loads(out.read_text())
-    assert saved["results"].keys() == {"signet", "bm25", "dense", "blend"}
+    assert saved["results"].keys() == {"signet", "signet a=0.3", "bm25", "dense", "blend"}
     signet = saved["results"]["signet"]
     assert signet["overall"]["n"] == 4  # the adversarial question has no evidence
     assert signet["single-hop"]["R@10"] == 1.0  # ten turns: everything is in the top 10
