@@ -39,3 +39,29 @@ def test_end_to_end_through_the_rest_api(tmp_path):
     assert signet["single-hop"]["R@10"] == 1.0  # ten turns: everything is in the top 10
     assert 0 < report["latency"]["client_p50_ms"] < 5000
     assert "vs blend" in "\n".join(lines)
+
+
+def test_generated_data_is_deterministic_valid_and_loadable(tmp_path):
+    from signet_eval.generate import generate
+    from signet_eval.locomo import parse_sample
+
+    first, second = generate(3, 2), generate(3, 2)
+    assert json.dumps(first, sort_keys=True) == json.dumps(second, sort_keys=True)
+    assert json.dumps(generate(4, 2), sort_keys=True) != json.dumps(first, sort_keys=True)
+    samples = [parse_sample(raw, i) for i, raw in enumerate(first)]
+    for sample in samples:
+        ids = {t.dia_id for t in sample.turns}
+        assert {q.category for q in sample.questions} == {1, 2, 3, 4, 5}
+        for q in sample.questions:
+            assert q.evidence <= ids
+            assert q.evidence or q.category == 5
+
+
+def test_generator_self_check_catches_broken_evidence():
+    from signet_eval.generate import generate
+    from signet_eval.generate.check import self_check
+
+    data = generate(5, 1)
+    assert self_check(data) == []
+    data[0]["qa"][0]["evidence"] = ["D99:1"]
+    assert self_check(data)

@@ -80,8 +80,23 @@ def test_frequent_words_are_left_out_only_above_the_budget():
     assert within_budget(["project", "meeting"], df, 20_000) == ["meeting"]  # the rarest always stays
 
 
-def test_doc_frequencies_follow_the_fts_stemmer(fuzz_service):
-    from signet_pipeline.store.memories import doc_frequencies
+def test_doc_counts_follow_the_fts_stemmer(fuzz_service):
+    from signet_pipeline.store.memories import stem_doc_counts, stem_words, text_stems
 
-    counts = doc_frequencies(fuzz_service.db.reader(), ["operators", "words", "unicode", "nothinghere"])
-    assert counts == {"operators": 1, "words": 2, "unicode": 1, "nothinghere": 0}
+    conn = fuzz_service.db.reader()
+    stems = stem_words(conn, ["operators", "words", "unicode", "nothinghere"])
+    assert stems["operators"] == "oper" and stems["words"] == "word"
+    counts = stem_doc_counts(conn, set(stems.values()))
+    assert {w: counts[s] for w, s in stems.items()} == {"operators": 1, "words": 2, "unicode": 1, "nothinghere": 0}
+    assert {"oper", "word", "plain"} <= text_stems(conn, "Operators are plain words")
+
+
+def test_coverage_weighs_query_words_by_rarity():
+    from signet_pipeline.memory.fts_query import QueryTerms
+
+    terms = QueryTerms.build(["simon", "bicycle"], {"simon": "simon", "bicycle": "bicycl"},
+                             {"simon": 500, "bicycl": 3}, rows=1000)
+    assert terms.coverage({"simon", "bicycl", "red"}) == 1.0
+    assert terms.coverage(set()) == 0.0
+    name_only = terms.coverage({"simon", "yep"})
+    assert 0 < name_only < 0.2 < terms.coverage({"bicycl"})

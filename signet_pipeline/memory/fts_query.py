@@ -7,7 +7,9 @@ Stop words are dropped: they match most rows, cost the most to score and add not
 
 from __future__ import annotations
 
+import math
 import re
+from dataclasses import dataclass
 
 _TOKEN = re.compile(r"[^\W_]+", re.UNICODE)
 MAX_TOKENS = 32
@@ -53,3 +55,32 @@ def within_budget(tokens: list[str], doc_freq: dict[str, int], budget: int) -> l
     while len(kept) > 1 and sum(doc_freq.get(t, 0) for t in kept) > budget:
         kept.pop()
     return [t for t in tokens if t in kept]
+
+
+@dataclass(frozen=True)
+class QueryTerms:
+    """The query's content words with their indexed form and IDF, for an absolute keyword score.
+
+    `coverage` is the IDF-weighted share of the query's words a memory contains: 1.0 when it holds
+    every word, and small when it shares only a common one (a name that appears in half the store)
+    while the distinctive words of the query are missing. Unlike raw BM25 it does not depend on the
+    size of the store, and a store too small for BM25's IDF (FTS5 clamps it) still gets a signal.
+    """
+
+    words: list[str]
+    stems: dict[str, str]
+    idf: dict[str, float]  # by stem
+
+    @classmethod
+    def build(cls, words: list[str], stems: dict[str, str], doc_counts: dict[str, int], rows: int) -> "QueryTerms":
+        n = max(rows, 1)
+        idf = {stem: math.log(1 + (n - df + 0.5) / (df + 0.5)) for stem, df in doc_counts.items()}
+        return cls(words, stems, idf)
+
+    def doc_freq_by_word(self, doc_counts: dict[str, int]) -> dict[str, int]:
+        return {w: doc_counts.get(self.stems[w], 0) for w in self.words}
+
+    def coverage(self, doc_stems: set[str]) -> float:
+        wanted = set(self.stems.values())
+        total = sum(self.idf[s] for s in wanted)
+        return sum(self.idf[s] for s in wanted if s in doc_stems) / total if total else 0.0

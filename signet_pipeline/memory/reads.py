@@ -11,7 +11,7 @@ import apsw
 
 from signet_pipeline.errors import NotFound
 from signet_pipeline.memory.fts_query import build_match
-from signet_pipeline.memory.recall import normalize_bm25, vector_candidates
+from signet_pipeline.memory.recall import vector_candidates
 from signet_pipeline.memory.content import tags_text
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
@@ -88,6 +88,16 @@ def memory_history(svc: MemoryService, memory_id: str, *, limit: int, agent_id: 
         for h in history_store.for_memory(conn, memory_id, limit)
     ]
     return {"memoryId": memory_id, "count": len(events), "history": events}
+
+
+def normalize_bm25(hits: list[tuple[str, float]]) -> dict[str, float]:
+    """Raw bm25 (negative, lower is better) -> (0, 1], relative to the query's best hit (legacy score)."""
+    if not hits:
+        return {}
+    best = min(raw for _, raw in hits)
+    if best >= 0:
+        return {mid: 1.0 for mid, _ in hits}
+    return {mid: raw / best for mid, raw in hits}
 
 
 def legacy_search(svc: MemoryService, q: str | None, flt: MemoryFilter, limit: int | None) -> list[dict[str, Any]]:

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.memory.fts_query import match_for, query_tokens, within_budget
+from signet_pipeline.memory.fts_query import QueryTerms, match_for, query_tokens, within_budget
 from signet_pipeline.memory.models import RecallHit, RecallRequest, RecallResult
 from signet_pipeline.memory.content import tags_text
 from signet_pipeline.memory.service import MemoryService
@@ -60,16 +60,6 @@ class Stopwatch:
     @property
     def total_ms(self) -> float:
         return round((time.perf_counter() - self.started) * 1000, 3)
-
-
-def normalize_bm25(hits: list[tuple[str, float]]) -> dict[str, float]:
-    """Raw bm25 (negative, lower is better) -> (0, 1], relative to the best hit of the query."""
-    if not hits:
-        return {}
-    best = min(raw for _, raw in hits)
-    if best >= 0:
-        return {mid: 1.0 for mid, _ in hits}
-    return {mid: raw / best for mid, raw in hits}
 
 
 def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
@@ -120,20 +110,27 @@ def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) ->
     return VectorLeg(query_vec, found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000)
 
 
-def fuse(keyword: dict[str, float], leg: VectorLeg | None, cosines: dict[str, float],
-         alpha: float) -> dict[str, tuple[float, str]]:
-    """memory id -> (score, source). `cosines` completes the vector signal of keyword hits."""
-    if leg is None:
-        return {mid: (k, "keyword") for mid, k in keyword.items()}
+def fuse(keyword_ids: list[str], terms: QueryTerms | None, leg: VectorLeg | None, cosines: dict[str, float],
+         rows: dict[str, Row], stems_of, alpha: float) -> dict[str, tuple[float, str]]:
+    """memory id -> (score, source) for every candidate of either leg.
+
+    keyword = the query-term coverage of the memory (QueryTerms.coverage); cosine from the vector
+    leg, or from the index for keyword hits the leg did not return (`cosines`).
+    """
+    in_fts = set(keyword_ids)
+    found = leg.found if leg else {}
     fused: dict[str, tuple[float, str]] = {}
-    for mid in keyword.keys() | leg.found.keys():
-        in_fts, in_vec = mid in keyword, mid in leg.found
-        source = "hybrid" if in_fts and in_vec else ("vector" if in_vec else "keyword")
-        cosine = leg.found.get(mid, cosines.get(mid))
-        if cosine is None:  # no vector stored for this memory: keyword evidence only
-            fused[mid] = (keyword[mid], source)
+    for mid in dict.fromkeys([*keyword_ids, *found]):
+        row = rows.get(mid)
+        if row is None:
+            continue
+        source = "hybrid" if mid in in_fts and mid in found else ("vector" if mid in found else "keyword")
+        keyword = terms.coverage(stems_of(row["content"])) if terms else 0.0
+        cosine = found.get(mid, cosines.get(mid))
+        if leg is None or cosine is None:  # no vector for the query or for this memory
+            fused[mid] = (keyword, source)
         else:
-            fused[mid] = (alpha * cosine + (1 - alpha) * keyword.get(mid, 0.0), source)
+            fused[mid] = (alpha * cosine + (1 - alpha) * keyword, source)
     return fused
 
 
@@ -174,16 +171,15 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
     if svc.embedder.enabled and req.query.strip():
         vector_leg = svc.pool.submit(_vector_leg, svc, req.query, flt, pool)
 
-    keyword: dict[str, float] = {}
-    hashes: dict[str, str] = {}
+    terms: QueryTerms | None = None
+    keyword_ids: list[str] = []
     tokens = query_tokens(req.keyword_query or req.query)
-    if tokens and cfg.fts_postings_budget > 0:
-        tokens = within_budget(tokens, mem_store.doc_frequencies(conn, tokens), cfg.fts_postings_budget)
-    match = match_for(tokens)
-    if match:
-        found = mem_store.fts_search(conn, match, flt, pool)
-        keyword = normalize_bm25([(mid, raw) for mid, _, raw in found])
-        hashes = {mid: h for mid, h, _ in found}
+    if tokens:
+        stems = mem_store.stem_words(conn, tokens)
+        counts = mem_store.stem_doc_counts(conn, set(stems.values()))
+        terms = QueryTerms.build(tokens, stems, counts, mem_store.indexed_rows(conn))
+        fts_words = within_budget(tokens, terms.doc_freq_by_word(counts), cfg.fts_postings_budget)
+        keyword_ids = [mid for mid, _, _ in mem_store.fts_search(conn, match_for(fts_words), flt, pool)]
     watch.lap("memory_fts")
 
     leg: VectorLeg | None = None
@@ -194,15 +190,15 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
             watch.add("vector_search", leg.search_ms)
         watch.lap("query_embedding_wait")
 
+    rows = mem_store.fetch_many(conn, list(dict.fromkeys([*keyword_ids, *(leg.found if leg else [])])))
     cosines: dict[str, float] = {}
     index = svc.vector_index()
     if leg is not None and index is not None:
-        missing = {mid: h for mid, h in hashes.items() if mid not in leg.found}
+        missing = {mid: rows[mid]["content_hash"] for mid in keyword_ids if mid not in leg.found and mid in rows}
         by_hash = index.cosines(leg.query_vec, set(missing.values()))
         cosines = {mid: max(0.0, by_hash[h]) for mid, h in missing.items() if h in by_hash}
-    fused = fuse(keyword, leg, cosines, alpha)
+    fused = fuse(keyword_ids, terms, leg, cosines, rows, lambda text: mem_store.text_stems(conn, text), alpha)
     ranked = sorted(((s, src, mid) for mid, (s, src) in fused.items() if s >= min_score), key=lambda t: -t[0])[:limit]
-    rows = mem_store.fetch_many(conn, [mid for _, _, mid in ranked])
     hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
     watch.lap("final_rank")
 
@@ -211,7 +207,7 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
         results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",
         meta={
             "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
-            "candidates": {"fts": len(keyword), "vector": len(leg.found) if leg else 0},
+            "candidates": {"fts": len(keyword_ids), "vector": len(leg.found) if leg else 0},
             "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
             "dedupe": {"enabled": False, "contextEpoch": 0, "suppressed": 0, "repeatedReturned": 0},
         },

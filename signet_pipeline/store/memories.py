@@ -119,16 +119,32 @@ def find_by_idempotency_key(conn: apsw.Connection, *, agent_id: str, visibility:
 FTS_TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])
 
 
-def doc_frequencies(conn: apsw.Connection, words: list[str]) -> dict[str, int]:
-    """How many rows of memories_fts contain each word (as FTS5 would stem and index it)."""
+def stem_words(conn: apsw.Connection, words: list[str]) -> dict[str, str]:
+    """Each query word as FTS5 indexes it (same tokenizer and stemmer)."""
     tokenize = conn.fts5_tokenizer(*FTS_TOKENIZER)
-    stems = {}
+    out = {}
     for word in words:
         tokens = tokenize(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)
-        stems[word] = tokens[0][2] if tokens else word
+        out[word] = tokens[0][2] if tokens else word
+    return out
+
+
+def text_stems(conn: apsw.Connection, text: str) -> set[str]:
+    """The indexed terms of a text."""
+    tokenize = conn.fts5_tokenizer(*FTS_TOKENIZER)
+    return {tok[2] for tok in tokenize(text.encode("utf-8"), apsw.FTS5_TOKENIZE_DOCUMENT, None)}
+
+
+def stem_doc_counts(conn: apsw.Connection, stems: set[str]) -> dict[str, int]:
+    """How many indexed rows contain each term (0 for terms the index has never seen)."""
     counts = dict(conn.execute("SELECT term, doc FROM memories_fts_vocab WHERE term IN (SELECT value FROM json_each(?))",
-                               (json.dumps(sorted(set(stems.values()))),)))
-    return {word: int(counts.get(stem, 0)) for word, stem in stems.items()}
+                               (json.dumps(sorted(stems)),)))
+    return {stem: int(counts.get(stem, 0)) for stem in stems}
+
+
+def indexed_rows(conn: apsw.Connection) -> int:
+    """Rows in the FTS index, near enough for IDF (rids only grow; tombstones stay indexed)."""
+    return int(scalar(conn, "SELECT coalesce(max(rid), 0) FROM memories") or 0)
 
 
 def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, str, float]]:
