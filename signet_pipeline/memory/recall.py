@@ -5,13 +5,12 @@ on the caller's thread; embedding, BLAS and SQLite all release the GIL, so recal
 max(keyword leg, vector leg) rather than their sum. Stage timings: `memory_fts`,
 `query_embedding` and `vector_search` (measured on the worker), `query_embedding_wait` (how long
 the caller waited for the vector leg after its own work) and `final_rank`. Scores:
-- keyword: bm25 relative to this query's best keyword hit (best = 1.0). The spec's 1 / (1 + |s|)
-  ranks the *weakest* match first, and any absolute mapping of bm25 breaks on small stores, where
-  FTS5 clamps the IDF of words found in over half the rows to ~1e-6 (docs/DECISIONS.md);
-- every candidate is scored on both signals: alpha * cosine + (1 - alpha) * keyword. A keyword
-  hit the vector leg did not return gets its cosine from the index (a dot product), a vector hit
-  FTS did not return has no query word (keyword 0). Scoring a one-leg hit "as is" (the spec) lets
-  a weak keyword-only hit outrank a strong match found by both legs; docs/DECISIONS.md;
+- FTS5's BM25 picks the keyword candidates (the most frequent words left out above a cost
+  budget); the vector leg picks the nearest memories;
+- every candidate is scored on both signals: alpha * cosine + (1 - alpha) * coverage, where
+  coverage is the IDF-weighted share of the query's words the memory contains (QueryTerms). A
+  keyword candidate the vector leg did not return gets its cosine from the index (one dot
+  product); docs/DECISIONS.md says why not the spec's per-leg scores;
 - a memory with no vector (embedding failed) keeps its keyword score as is;
 - results under min_score are dropped. `source` says which leg(s) found the memory.
 """
