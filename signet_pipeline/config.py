@@ -39,6 +39,9 @@ class SearchConfig(_Section):
     fts_postings_budget: int = Field(
         20_000, ge=0, le=100_000_000, validation_alias=AliasChoices("fts_postings_budget", "ftsPostingsBudget")
     )
+    # Hubness correction of cosines (memory/hubness.py): 0 disables; neighbours compared per candidate.
+    hub_penalty: float = Field(1.0, ge=0.0, le=10.0, validation_alias=AliasChoices("hub_penalty", "hubPenalty"))
+    hub_neighbours: int = Field(10, ge=1, le=100, validation_alias=AliasChoices("hub_neighbours", "hubNeighbours"))
     # BLAS threads for the vector search (0 = leave the library default). One is best when the
     # vector leg runs beside FTS5 and requests run in parallel on few cores.
     blas_threads: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("blas_threads", "blasThreads"))

@@ -11,6 +11,8 @@ the caller waited for the vector leg after its own work) and `final_rank`. Score
   coverage is the IDF-weighted share of the query's words the memory contains (QueryTerms). A
   keyword candidate the vector leg did not return gets its cosine from the index (one dot
   product); docs/DECISIONS.md says why not the spec's per-leg scores;
+- cosines are corrected for hubness (memory/hubness.py): a memory as similar to every other
+  candidate as to the query is a generic hub and loses some of its cosine;
 - a memory with no vector (embedding failed) keeps its keyword score as is;
 - results under min_score are dropped. `source` says which leg(s) found the memory.
 """
@@ -28,6 +30,7 @@ from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.fts_query import QueryTerms, match_for, query_tokens, within_budget
 from signet_pipeline.memory.models import RecallHit, RecallRequest, RecallResult
 from signet_pipeline.memory.content import tags_text
+from signet_pipeline.memory.hubness import dampen_hubs
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
@@ -109,24 +112,23 @@ def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) ->
     return VectorLeg(query_vec, found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000)
 
 
-def fuse(keyword_ids: list[str], terms: QueryTerms | None, leg: VectorLeg | None, cosines: dict[str, float],
+def fuse(keyword_ids: list[str], found_ids: set[str], terms: QueryTerms | None, cosines: dict[str, float] | None,
          rows: dict[str, Row], stems_of, alpha: float) -> dict[str, tuple[float, str]]:
     """memory id -> (score, source) for every candidate of either leg.
 
-    keyword = the query-term coverage of the memory (QueryTerms.coverage); cosine from the vector
-    leg, or from the index for keyword hits the leg did not return (`cosines`).
+    keyword = the query-term coverage of the memory (QueryTerms.coverage); `cosines` holds every
+    candidate's (hub-corrected) cosine, or is None when the query has no vector.
     """
     in_fts = set(keyword_ids)
-    found = leg.found if leg else {}
     fused: dict[str, tuple[float, str]] = {}
-    for mid in dict.fromkeys([*keyword_ids, *found]):
+    for mid in dict.fromkeys([*keyword_ids, *found_ids]):
         row = rows.get(mid)
         if row is None:
             continue
-        source = "hybrid" if mid in in_fts and mid in found else ("vector" if mid in found else "keyword")
+        source = "hybrid" if mid in in_fts and mid in found_ids else ("vector" if mid in found_ids else "keyword")
         keyword = terms.coverage(stems_of(row["content"])) if terms else 0.0
-        cosine = found.get(mid, cosines.get(mid))
-        if leg is None or cosine is None:  # no vector for the query or for this memory
+        cosine = cosines.get(mid) if cosines is not None else None
+        if cosine is None:  # no vector for the query or for this memory
             fused[mid] = (keyword, source)
         else:
             fused[mid] = (alpha * cosine + (1 - alpha) * keyword, source)
@@ -190,13 +192,19 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
         watch.lap("query_embedding_wait")
 
     rows = mem_store.fetch_many(conn, list(dict.fromkeys([*keyword_ids, *(leg.found if leg else [])])))
-    cosines: dict[str, float] = {}
+    cosines: dict[str, float] | None = None
     index = svc.vector_index()
     if leg is not None and index is not None:
-        missing = {mid: rows[mid]["content_hash"] for mid in keyword_ids if mid not in leg.found and mid in rows}
+        hashes = {mid: rows[mid]["content_hash"] for mid in rows}
+        missing = {mid: h for mid, h in hashes.items() if mid not in leg.found}
         by_hash = index.cosines(leg.query_vec, set(missing.values()))
-        cosines = {mid: max(0.0, by_hash[h]) for mid, h in missing.items() if h in by_hash}
-    fused = fuse(keyword_ids, terms, leg, cosines, rows, lambda text: mem_store.text_stems(conn, text), alpha)
+        cosines = {**{mid: max(0.0, by_hash[h]) for mid, h in missing.items() if h in by_hash}, **leg.found}
+        if cfg.hub_penalty > 0:
+            by_hash_vec = index.vectors(set(hashes.values()))
+            vectors = {mid: by_hash_vec[h] for mid, h in hashes.items() if h in by_hash_vec}
+            cosines = dampen_hubs(cosines, vectors, penalty=cfg.hub_penalty, neighbours=cfg.hub_neighbours)
+    fused = fuse(keyword_ids, set(leg.found) if leg else set(), terms, cosines, rows,
+                 lambda text: mem_store.text_stems(conn, text), alpha)
     ranked = sorted(((s, src, mid) for mid, (s, src) in fused.items() if s >= min_score), key=lambda t: -t[0])[:limit]
     hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
     watch.lap("final_rank")

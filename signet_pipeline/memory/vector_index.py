@@ -23,7 +23,17 @@ from signet_pipeline.store.db import Database
 Hit = tuple[str, float]  # (content_hash, cosine similarity)
 
 
-class MatrixIndex:
+class _Index:
+    def vectors(self, hashes: Collection[str]) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def cosines(self, query: np.ndarray, hashes: Collection[str]) -> dict[str, float]:
+        """Cosine of the query with each given hash that has a vector here."""
+        query = np.asarray(query, dtype=np.float32)
+        return {h: float(v @ query) for h, v in self.vectors(hashes).items()}
+
+
+class MatrixIndex(_Index):
     def __init__(self, db: Database, *, model: str, dimensions: int, initial_capacity: int = 1024):
         self._db = db
         self.model = model
@@ -137,19 +147,16 @@ class MatrixIndex:
         return out
 
 
-    def cosines(self, query: np.ndarray, hashes: Collection[str]) -> dict[str, float]:
-        """Cosine of the query with each given hash that has a vector here."""
+    def vectors(self, hashes: Collection[str]) -> dict[str, np.ndarray]:
+        """The stored vector of each given hash that has one here."""
         self.sync()
         with self._lock:
             pairs = [(h, r) for h in hashes if (r := self._row_of_hash.get(h)) is not None]
             matrix = self._matrix
-        if not pairs:
-            return {}
-        scores = matrix[[r for _, r in pairs]] @ np.asarray(query, dtype=np.float32)
-        return {h: float(v) for (h, _), v in zip(pairs, scores)}
+        return {h: matrix[r] for h, r in pairs}
 
 
-class SqliteVecIndex:
+class SqliteVecIndex(_Index):
     """Same interface over sqlite-vec's vec0 KNN (cosine)."""
 
     def __init__(self, db: Database, *, model: str, dimensions: int):
@@ -173,6 +180,5 @@ class SqliteVecIndex:
             return [h for h in hits if h[0] in allowed][:k]
         return emb_store.vec_knn(self._db.reader(), query, k)
 
-    def cosines(self, query: np.ndarray, hashes: Collection[str]) -> dict[str, float]:
-        found = emb_store.vectors_for_hashes(self._db.reader(), list(hashes), self.model, self.dimensions)
-        return {h: float(v @ query) for h, v in found.items()}
+    def vectors(self, hashes: Collection[str]) -> dict[str, np.ndarray]:
+        return emb_store.vectors_for_hashes(self._db.reader(), list(hashes), self.model, self.dimensions)

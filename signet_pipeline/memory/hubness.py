@@ -1,0 +1,39 @@
+"""Hubness correction for the vector signal.
+
+Short, generic memories ("Of course.", "Ada: story of my life") sit close to very many queries in
+embedding space — they are hubs — and outrank the specific memory a question is about. Following
+cross-domain similarity local scaling (CSLS), each candidate's cosine is lowered by how similar it
+is to its nearest fellow candidates (centred on the pool's mean, so the correction is relative):
+a memory that resembles everything in the pool says little about this query in particular.
+Cost: one (n x n) product over the ~100 candidates of a recall.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def neighbour_similarity(vectors: np.ndarray, k: int) -> np.ndarray:
+    """Mean cosine of each row to its k most similar other rows."""
+    sims = vectors @ vectors.T
+    np.fill_diagonal(sims, -np.inf)
+    k = min(k, len(vectors) - 1)
+    top = -np.partition(-sims, k - 1, axis=1)[:, :k]
+    return top.mean(axis=1)
+
+
+def dampen_hubs(cosines: dict[str, float], vectors: dict[str, np.ndarray], *, penalty: float,
+                neighbours: int) -> dict[str, float]:
+    """cosine - penalty x (neighbour similarity - its mean over the pool), floored at 0.
+
+    Candidates without a vector keep their cosine; pools too small to compare are left alone.
+    """
+    ids = [mid for mid in cosines if mid in vectors]
+    if penalty <= 0 or len(ids) <= neighbours:
+        return cosines
+    hubness = neighbour_similarity(np.stack([vectors[mid] for mid in ids]), neighbours)
+    hubness -= hubness.mean()
+    adjusted = dict(cosines)
+    for mid, h in zip(ids, hubness):
+        adjusted[mid] = max(0.0, cosines[mid] - penalty * float(h))
+    return adjusted
