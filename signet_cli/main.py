@@ -36,8 +36,11 @@ def _up(args: argparse.Namespace) -> int:
 def _eval_locomo(args: argparse.Namespace) -> int:
     from signet_eval.harness import run
 
-    alphas = [float(a) for a in args.alphas.split(",")] if args.alphas else None
-    run(args.file, url=args.url, out=args.out, workers=args.workers, alphas=alphas)
+    def floats(text: str | None) -> list[float] | None:
+        return [float(v) for v in text.split(",")] if text else None
+
+    run(args.file, url=args.url, out=args.out, workers=args.workers, alphas=floats(args.alphas),
+        min_scores=floats(args.min_scores))
     return 0
 
 
@@ -66,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     locomo.add_argument("--out", type=Path, help="also write the results as JSON")
     locomo.add_argument("--workers", type=int, default=4, help="parallel remember calls (default 4)")
     locomo.add_argument("--alphas", help="extra recall passes with these alpha values, e.g. 0.3,0.5,0.9")
+    locomo.add_argument("--min-scores", help="extra recall passes with these min_score values, e.g. 0.1,0.3")
     locomo.set_defaults(func=_eval_locomo)
     return parser
 

@@ -56,8 +56,8 @@ def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, 
         if not q.evidence:
             continue
         started = time.perf_counter()
-        response = client.post("/api/memory/recall", json={"query": q.question, "limit": K_MAX,
-                                                           "agentId": _agent(sample), "min_score": 0, **extra})
+        body = {"query": q.question, "limit": K_MAX, "agentId": _agent(sample), "min_score": 0, **extra}
+        response = client.post("/api/memory/recall", json=body)
         wall = (time.perf_counter() - started) * 1000
         response.raise_for_status()
         body = response.json()
@@ -67,8 +67,9 @@ def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, 
 
 
 def run(file: Path, *, url: str | None = None, out: Path | None = None, workers: int = 4,
-        alphas: list[float] | None = None, log=print) -> dict:
-    """`alphas`: extra recall passes with these alpha values (one ingest), reported as `signet a=X`."""
+        alphas: list[float] | None = None, min_scores: list[float] | None = None, log=print) -> dict:
+    """Extra recall passes over one ingest: `alphas` (reported as `signet a=X`) and `min_scores`
+    (`signet min=X`; the main pass uses min_score 0 so that R@25 counts every candidate)."""
     samples = load(file)
     questions = sum(len([q for q in s.questions if q.evidence]) for s in samples)
     log(f"{file}: {len(samples)} conversations, {sum(len(s.turns) for s in samples)} turns, "
@@ -80,7 +81,8 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
             server.start()
             url = server.base_url
         try:
-            passes = {"signet": {}, **{f"signet a={a:g}": {"alpha": a} for a in alphas or []}}
+            passes = {"signet": {}, **{f"signet a={a:g}": {"alpha": a} for a in alphas or []},
+                      **{f"signet min={m:g}": {"min_score": m} for m in min_scores or []}}
             ours: dict[str, list[metrics.Scored]] = defaultdict(list)
             walls, server_ms = [], []
             with httpx.Client(base_url=url, timeout=120) as client:

@@ -31,9 +31,10 @@ def test_metrics_count_evidence_turns_behind_each_result():
 def test_end_to_end_through_the_rest_api(tmp_path):
     out = tmp_path / "report.json"
     lines: list[str] = []
-    report = run("tests/data/locomo_tiny.json", out=out, alphas=[0.3], log=lines.append)
+    report = run("tests/data/locomo_tiny.json", out=out, alphas=[0.3], min_scores=[0.99], log=lines.append)
     saved = json.loads(out.read_text())
-    assert saved["results"].keys() == {"signet", "signet a=0.3", "bm25", "dense", "blend"}
+    assert saved["results"].keys() == {"signet", "signet a=0.3", "signet min=0.99", "bm25", "dense", "blend"}
+    assert saved["results"]["signet min=0.99"]["overall"]["R@25"] < 1.0  # the threshold drops results
     signet = saved["results"]["signet"]
     assert signet["overall"]["n"] == 4  # the adversarial question has no evidence
     assert signet["single-hop"]["R@10"] == 1.0  # ten turns: everything is in the top 10
