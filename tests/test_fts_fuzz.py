@@ -81,14 +81,14 @@ def test_frequent_words_are_left_out_only_above_the_budget():
 
 
 def test_doc_counts_follow_the_fts_stemmer(fuzz_service):
-    from signet_pipeline.store.memories import stem_doc_counts, stem_words, text_stems
+    from signet_pipeline.store.memories import stem_doc_counts, stem_words, text_stemmer
 
     conn = fuzz_service.db.reader()
     stems = stem_words(conn, ["operators", "words", "unicode", "nothinghere"])
     assert stems["operators"] == "oper" and stems["words"] == "word"
     counts = stem_doc_counts(conn, set(stems.values()))
     assert {w: counts[s] for w, s in stems.items()} == {"operators": 1, "words": 2, "unicode": 1, "nothinghere": 0}
-    assert {"oper", "word", "plain"} <= text_stems(conn, "Operators are plain words")
+    assert {"oper", "word", "plain"} <= text_stemmer(conn)("Operators are plain words")
 
 
 def test_coverage_weighs_query_words_by_rarity():

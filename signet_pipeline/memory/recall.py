@@ -204,7 +204,7 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
             vectors = {mid: by_hash_vec[h] for mid, h in hashes.items() if h in by_hash_vec}
             cosines = dampen_hubs(cosines, vectors, penalty=cfg.hub_penalty, neighbours=cfg.hub_neighbours)
     fused = fuse(keyword_ids, set(leg.found) if leg else set(), terms, cosines, rows,
-                 lambda text: mem_store.text_stems(conn, text), alpha)
+                 mem_store.text_stemmer(conn), alpha)
     ranked = sorted(((s, src, mid) for mid, (s, src) in fused.items() if s >= min_score), key=lambda t: -t[0])[:limit]
     hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
     watch.lap("final_rank")

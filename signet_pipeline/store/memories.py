@@ -129,10 +129,14 @@ def stem_words(conn: apsw.Connection, words: list[str]) -> dict[str, str]:
     return out
 
 
-def text_stems(conn: apsw.Connection, text: str) -> set[str]:
-    """The indexed terms of a text."""
+def text_stemmer(conn: apsw.Connection):
+    """A function giving the indexed terms of a text (one tokenizer for many texts)."""
     tokenize = conn.fts5_tokenizer(*FTS_TOKENIZER)
-    return {tok[2] for tok in tokenize(text.encode("utf-8"), apsw.FTS5_TOKENIZE_DOCUMENT, None)}
+
+    def stems(text: str) -> set[str]:
+        return {tok[2] for tok in tokenize(text.encode("utf-8"), apsw.FTS5_TOKENIZE_DOCUMENT, None)}
+
+    return stems
 
 
 def stem_doc_counts(conn: apsw.Connection, stems: set[str]) -> dict[str, int]:
