@@ -15,6 +15,7 @@ from signet_pipeline.errors import InvalidRequest, MutationsFrozen, ProviderErro
 from signet_pipeline.memory.content import NormalizedContent, infer_type, normalize_content, parse_prefixes, tags_text
 from signet_pipeline.memory.models import RememberRequest, RememberResult
 from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.pipeline.queue import EXTRACT
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import jobs as job_store
@@ -153,7 +154,7 @@ def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor) -> list[R
                                  metadata={"agentId": values["agent_id"], "visibility": values["visibility"]})
             job_id = None
             if pipeline.enabled:
-                job_id, _ = job_store.enqueue(conn, job_type="extract", memory_id=values["id"], now=now,
+                job_id, _ = job_store.enqueue(conn, job_type=EXTRACT, memory_id=values["id"], now=now,
                                               max_attempts=pipeline.worker.max_retries)
             out.append(_result(values, embedded=values["embedding_model"] is not None, deduped=False, job_id=job_id))
     return [r if isinstance(r, RememberResult) else _deduped(svc, r) for r in out]

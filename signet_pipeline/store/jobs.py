@@ -1,4 +1,9 @@
-"""SQL for memory_jobs, the durable queue every background stage reads."""
+"""SQL for memory_jobs, the durable queue every background stage reads.
+
+pending -> leased -> completed, or -> pending again (with a not-before time) on failure, or
+-> dead once attempts reach max_attempts. Every state change runs inside the caller's write
+transaction (`Database.write()`), so two workers — threads or processes — never lease one job.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +12,7 @@ from typing import Any
 
 import apsw
 
-from signet_pipeline.store.db import Row, one, scalar
+from signet_pipeline.store.db import Row, one, rows, scalar
 
 
 def enqueue(conn: apsw.Connection, *, job_type: str, now: str, memory_id: str | None = None,
@@ -45,3 +50,67 @@ def counts_by_status(conn: apsw.Connection, job_type: str | None = None) -> dict
 def oldest_pending_created_at(conn: apsw.Connection, job_type: str) -> str | None:
     return scalar(conn, "SELECT min(created_at) FROM memory_jobs WHERE job_type = ? AND status = 'pending'",
                   (job_type,))
+
+
+def lease(conn: apsw.Connection, *, job_types: list[str], now: str, limit: int = 1) -> list[Row]:
+    """Lease up to `limit` of the oldest pending jobs of these types that are due (not_before
+    passed) and have attempts left: status leased, attempts + 1, leased_at now."""
+    return rows(
+        conn,
+        "UPDATE memory_jobs SET status = 'leased', attempts = attempts + 1, leased_at = :now, updated_at = :now "
+        "WHERE id IN (SELECT id FROM memory_jobs WHERE status = 'pending' AND attempts < max_attempts "
+        "AND job_type IN (SELECT value FROM json_each(:types)) AND (not_before IS NULL OR not_before <= :now) "
+        "ORDER BY id LIMIT :limit) RETURNING *",
+        {"now": now, "types": json.dumps(job_types), "limit": limit},
+    )
+
+
+def complete(conn: apsw.Connection, job_id: int, *, now: str, result: dict[str, Any] | None = None) -> bool:
+    """Mark a leased job completed. False if it was not leased (reaped meanwhile)."""
+    conn.execute(
+        "UPDATE memory_jobs SET status = 'completed', completed_at = ?, updated_at = ?, result = ?, error = NULL "
+        "WHERE id = ? AND status = 'leased'",
+        (now, now, json.dumps(result) if result is not None else None, job_id),
+    )
+    return conn.changes() > 0
+
+
+def fail(conn: apsw.Connection, job_id: int, *, now: str, error: str, not_before: str) -> str | None:
+    """Back to pending (due at `not_before`) or `dead` once attempts reached max_attempts.
+    Returns the new status, or None if the job was not leased."""
+    found = rows(
+        conn,
+        "UPDATE memory_jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END, "
+        "failed_at = :now, updated_at = :now, error = :error, leased_at = NULL, "
+        "not_before = CASE WHEN attempts >= max_attempts THEN NULL ELSE :not_before END "
+        "WHERE id = :id AND status = 'leased' RETURNING status",
+        {"now": now, "error": error[:2000], "not_before": not_before, "id": job_id},
+    )
+    return found[0]["status"] if found else None
+
+
+def reap_stale_leases(conn: apsw.Connection, *, leased_before: str, now: str) -> int:
+    """Leases older than the lease timeout (a worker died mid-job) go back to pending — or to
+    dead when that lease was their last attempt (a pending job without attempts left would
+    never be leased again)."""
+    conn.execute(
+        "UPDATE memory_jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END, "
+        "failed_at = CASE WHEN attempts >= max_attempts THEN :now ELSE failed_at END, "
+        "error = 'lease expired (worker stopped mid-job)', leased_at = NULL, updated_at = :now "
+        "WHERE status = 'leased' AND leased_at < :cutoff",
+        {"now": now, "cutoff": leased_before},
+    )
+    return conn.changes()
+
+
+def requeue_dead(conn: apsw.Connection, *, now: str, limit: int = 50) -> int:
+    """Dead jobs back to pending with their attempts reset (repair action); a dead job whose
+    target already has a live job of the same type stays dead (that one will do the work)."""
+    conn.execute(
+        "UPDATE memory_jobs SET status = 'pending', attempts = 0, not_before = NULL, failed_at = NULL, "
+        "updated_at = ? WHERE id IN (SELECT d.id FROM memory_jobs d WHERE d.status = 'dead' AND NOT EXISTS ("
+        "SELECT 1 FROM memory_jobs j WHERE j.job_type = d.job_type AND j.status IN ('pending', 'leased') "
+        "AND (j.memory_id = d.memory_id OR j.document_id = d.document_id)) ORDER BY d.id LIMIT ?)",
+        (now, limit),
+    )
+    return conn.changes()

@@ -1,0 +1,75 @@
+"""The one job queue every background stage uses (memory_jobs; spec "Job Queue").
+
+Leases are atomic write transactions; a failed job waits `min(1 s x 2^(attempts-1), 30 s)` plus up
+to 500 ms of jitter before it is due again (recorded as `not_before`, so the wait survives
+restarts and holds across processes); at max_attempts it is `dead`. Stale leases (a worker died)
+return to pending after the lease timeout.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store.db import Database, Row
+from signet_pipeline.timeutil import now_iso, to_iso
+
+EXTRACT = "extract"
+PROSPECTIVE_INDEX = "prospective_index"
+STRUCTURAL_CLASSIFY = "structural_classify"
+DOCUMENT_INGEST = "document_ingest"
+JOB_TYPES = (EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, DOCUMENT_INGEST)
+
+BASE_DELAY_S = 1.0
+MAX_DELAY_S = 30.0
+MAX_JITTER_S = 0.5
+
+
+def backoff_s(attempts: int, rng: random.Random | None = None) -> float:
+    """Delay before the next try after `attempts` failed ones."""
+    jitter = (rng or random).uniform(0, MAX_JITTER_S)
+    return min(BASE_DELAY_S * 2 ** max(attempts - 1, 0), MAX_DELAY_S) + jitter
+
+
+class JobQueue:
+    def __init__(self, db: Database, *, max_attempts: int = 3, lease_timeout_ms: int = 300_000,
+                 rng: random.Random | None = None):
+        self._db = db
+        self.max_attempts = max_attempts
+        self.lease_timeout_ms = lease_timeout_ms
+        self._rng = rng or random.Random()
+
+    def enqueue(self, job_type: str, *, memory_id: str | None = None, document_id: str | None = None,
+                payload: dict[str, Any] | None = None) -> tuple[int, bool]:
+        if job_type not in JOB_TYPES:
+            raise ValueError(f"unknown job type {job_type!r}")
+        with self._db.write() as conn:
+            return job_store.enqueue(conn, job_type=job_type, memory_id=memory_id, document_id=document_id,
+                                     payload=payload, max_attempts=self.max_attempts, now=now_iso())
+
+    def lease(self, job_types: list[str], limit: int = 1) -> list[Row]:
+        with self._db.write() as conn:
+            return job_store.lease(conn, job_types=job_types, now=now_iso(), limit=limit)
+
+    def complete(self, job_id: int, result: dict[str, Any] | None = None) -> bool:
+        with self._db.write() as conn:
+            return job_store.complete(conn, job_id, now=now_iso(), result=result)
+
+    def fail(self, job: Row, error: str) -> str | None:
+        """Record a failure of a leased job; returns its new status (pending or dead)."""
+        now = datetime.now(timezone.utc)
+        due = to_iso(now + timedelta(seconds=backoff_s(job["attempts"], self._rng)))
+        with self._db.write() as conn:
+            return job_store.fail(conn, job["id"], now=to_iso(now), error=error, not_before=due)
+
+    def reap_stale_leases(self) -> int:
+        now = datetime.now(timezone.utc)
+        cutoff = to_iso(now - timedelta(milliseconds=self.lease_timeout_ms))
+        with self._db.write() as conn:
+            return job_store.reap_stale_leases(conn, leased_before=cutoff, now=to_iso(now))
+
+    def requeue_dead(self, limit: int = 50) -> int:
+        with self._db.write() as conn:
+            return job_store.requeue_dead(conn, now=now_iso(), limit=limit)
