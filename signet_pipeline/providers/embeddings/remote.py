@@ -10,15 +10,7 @@ import numpy as np
 
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.providers.embeddings.base import EmbeddingProvider
-
-
-def describe_http_error(provider: str, exc: Exception) -> str:
-    if isinstance(exc, httpx.HTTPStatusError):
-        body = exc.response.text[:200]
-        return f"{provider}: HTTP {exc.response.status_code}: {body}"
-    if isinstance(exc, httpx.TimeoutException):
-        return f"{provider}: timed out"
-    return f"{provider}: {type(exc).__name__}: {exc}"
+from signet_pipeline.providers.http import describe_http_error
 
 
 class _HttpEmbeddings(EmbeddingProvider):

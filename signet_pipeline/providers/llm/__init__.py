@@ -1,0 +1,1 @@
+"""LLM providers for the pipeline stages: one `generate(prompt, json=..., timeout=...)` interface."""
