@@ -1,0 +1,1 @@
+"""Pipeline stages: plain functions over the store and providers (Dagster assets wrap them)."""
