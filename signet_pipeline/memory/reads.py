@@ -112,9 +112,9 @@ def legacy_search(svc: MemoryService, q: str | None, flt: MemoryFilter, limit: i
     except apsw.SQLError:
         match = build_match(q)
         hits = mem_store.fts_search(conn, match, flt, limit) if match else []
-    found = mem_store.fetch_many(conn, [mid for mid, _, _ in hits])
-    scores = normalize_bm25([(mid, raw) for mid, _, raw in hits])
-    return [{**_view(found[mid], LIST_FIELDS), "score": round(scores[mid], 6)} for mid, _, _ in hits if mid in found]
+    found = mem_store.fetch_many(conn, [mid for mid, _ in hits])
+    scores = normalize_bm25(hits)
+    return [{**_view(found[mid], LIST_FIELDS), "score": round(scores[mid], 6)} for mid, _ in hits if mid in found]
 
 
 def similar(svc: MemoryService, memory_id: str, *, k: int, memory_type: str | None,

@@ -35,7 +35,6 @@ from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
-from signet_pipeline.timeutil import now_iso
 
 log = logging.getLogger("signet.recall")
 
@@ -68,7 +67,7 @@ def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
     return MemoryFilter(
         agent_id=req.agent_id, types=req.types, tags=req.tags or [], who=req.who, pinned=req.pinned,
         importance_min=req.importance_min, since=req.since, until=req.until, project=req.project,
-        decay_rate=svc.settings.memory.decay_rate, now=now_iso(),
+        decay_rate=svc.settings.memory.decay_rate,
     )
 
 
@@ -180,7 +179,7 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
         counts = mem_store.stem_doc_counts(conn, set(stems.values()))
         terms = QueryTerms.build(tokens, stems, counts, mem_store.indexed_rows(conn))
         fts_words = within_budget(tokens, terms.doc_freq_by_word(counts), cfg.fts_postings_budget)
-        keyword_ids = [mid for mid, _, _ in mem_store.fts_search(conn, match_for(fts_words), flt, pool)]
+        keyword_ids = [mid for mid, _ in mem_store.fts_search(conn, match_for(fts_words), flt, pool)]
     watch.lap("memory_fts")
 
     leg: VectorLeg | None = None
@@ -195,13 +194,12 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
     cosines: dict[str, float] | None = None
     index = svc.vector_index()
     if leg is not None and index is not None:
-        hashes = {mid: rows[mid]["content_hash"] for mid in rows}
-        missing = {mid: h for mid, h in hashes.items() if mid not in leg.found}
-        by_hash = index.cosines(leg.query_vec, set(missing.values()))
-        cosines = {**{mid: max(0.0, by_hash[h]) for mid, h in missing.items() if h in by_hash}, **leg.found}
+        # One lookup of every candidate's vector: cosines for the keyword hits the vector leg did
+        # not return, and the pool the hubness correction compares.
+        by_hash = index.vectors({row["content_hash"] for row in rows.values()})
+        vectors = {mid: by_hash[row["content_hash"]] for mid, row in rows.items() if row["content_hash"] in by_hash}
+        cosines = {**{mid: max(0.0, float(v @ leg.query_vec)) for mid, v in vectors.items()}, **leg.found}
         if cfg.hub_penalty > 0:
-            by_hash_vec = index.vectors(set(hashes.values()))
-            vectors = {mid: by_hash_vec[h] for mid, h in hashes.items() if h in by_hash_vec}
             cosines = dampen_hubs(cosines, vectors, penalty=cfg.hub_penalty, neighbours=cfg.hub_neighbours)
     fused = fuse(keyword_ids, set(leg.found) if leg else set(), terms, cosines, rows,
                  mem_store.text_stemmer(conn), alpha)

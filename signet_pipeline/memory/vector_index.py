@@ -23,17 +23,7 @@ from signet_pipeline.store.db import Database
 Hit = tuple[str, float]  # (content_hash, cosine similarity)
 
 
-class _Index:
-    def vectors(self, hashes: Collection[str]) -> dict[str, np.ndarray]:
-        raise NotImplementedError
-
-    def cosines(self, query: np.ndarray, hashes: Collection[str]) -> dict[str, float]:
-        """Cosine of the query with each given hash that has a vector here."""
-        query = np.asarray(query, dtype=np.float32)
-        return {h: float(v @ query) for h, v in self.vectors(hashes).items()}
-
-
-class MatrixIndex(_Index):
+class MatrixIndex:
     def __init__(self, db: Database, *, model: str, dimensions: int, initial_capacity: int = 1024):
         self._db = db
         self.model = model
@@ -156,7 +146,7 @@ class MatrixIndex(_Index):
         return {h: matrix[r] for h, r in pairs}
 
 
-class SqliteVecIndex(_Index):
+class SqliteVecIndex:
     """Same interface over sqlite-vec's vec0 KNN (cosine)."""
 
     def __init__(self, db: Database, *, model: str, dimensions: int):

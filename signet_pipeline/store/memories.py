@@ -151,8 +151,8 @@ def indexed_rows(conn: apsw.Connection) -> int:
     return int(scalar(conn, "SELECT coalesce(max(rid), 0) FROM memories") or 0)
 
 
-def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, str, float]]:
-    """(memory id, content_hash, raw bm25) best first. bm25 is negative; more negative is a better match.
+def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, float]]:
+    """(memory id, raw bm25) best first. bm25 is negative; more negative is a better match.
 
     FTS5 ranks its matches alone first and only the best few are checked against the filter:
     joining every match of a frequent word to memories costs more than the ranking itself. When
@@ -165,15 +165,14 @@ def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int)
     if not ranked:
         return []
     params["rids"] = json.dumps([rid for rid, _ in ranked])
-    visible = {rid: (mid, h) for rid, mid, h in conn.execute(
-        f"SELECT m.rid, m.id, m.content_hash FROM memories m WHERE m.rid IN (SELECT value FROM json_each(:rids)) "
-        f"AND {where}", params)}
-    hits = [(*visible[rid], raw) for rid, raw in ranked if rid in visible][:limit]
+    visible = dict(conn.execute(
+        f"SELECT m.rid, m.id FROM memories m WHERE m.rid IN (SELECT value FROM json_each(:rids)) AND {where}", params))
+    hits = [(visible[rid], raw) for rid, raw in ranked if rid in visible][:limit]
     if len(hits) == limit or len(ranked) < inner:
         return hits
     params.update(match=match, limit=limit)
-    return [(r[0], r[1], r[2]) for r in conn.execute(
-        "SELECT m.id, m.content_hash, bm25(memories_fts) AS raw FROM memories_fts "
+    return [(r[0], r[1]) for r in conn.execute(
+        "SELECT m.id, bm25(memories_fts) AS raw FROM memories_fts "
         f"JOIN memories m ON m.rid = memories_fts.rowid WHERE memories_fts MATCH :match AND {where} "
         "ORDER BY raw LIMIT :limit", params)]
 
