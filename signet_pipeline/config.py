@@ -77,9 +77,39 @@ class EmbeddingConfig(_Section):
 
 
 class WorkerConfig(_Section):
+    # Dagster sensor interval over memory_jobs (floored at 1 s: a tick is a gRPC call + a query).
     poll_ms: int = Field(2000, ge=100, le=60_000)
     max_retries: int = Field(3, ge=1, le=10)
     lease_timeout_ms: int = Field(300_000, ge=10_000, le=600_000)
+    # Jobs leased per Dagster run: a run costs seconds to launch, so many jobs share one.
+    batch_size: int = Field(50, ge=1, le=1000)
+    # Jobs processed at once inside a run (HTTP LLM calls overlap; the rules provider is CPU-bound).
+    concurrency: int = Field(4, ge=1, le=32)
+
+
+_LLM_DEFAULT_MODELS = {"rules": "rules-v1", "ollama": "qwen3:4b", "openai": "gpt-4o-mini"}
+
+
+class ExtractionConfig(_Section):
+    """LLM provider of the extraction/decision stages. `rules` is the offline deterministic default."""
+
+    provider: Literal["rules", "ollama", "openai"] = "rules"
+    model: str = Field("", description="empty: the provider's default model")
+    timeout: int = Field(45_000, ge=5_000, le=300_000, description="ms per LLM call")
+    min_confidence: float = Field(0.7, ge=0.0, le=1.0)
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+
+    @model_validator(mode="after")
+    def _default_model(self) -> "ExtractionConfig":
+        if not self.model:
+            self.model = _LLM_DEFAULT_MODELS[self.provider]
+        return self
+
+    def resolved_base_url(self) -> str | None:
+        if self.base_url:
+            return self.base_url.rstrip("/")
+        return {"ollama": "http://localhost:11434", "openai": "https://api.openai.com"}.get(self.provider)
 
 
 class PipelineV2Config(_Section):
@@ -89,7 +119,26 @@ class PipelineV2Config(_Section):
     allow_update_delete: bool = False
     graph_enabled: bool = True
     min_fact_confidence_for_write: float = Field(0.7, ge=0.0, le=1.0)
+    semantic_contradiction_enabled: bool = False
+    semantic_contradiction_timeout_ms: int = Field(45_000, ge=5_000, le=300_000)
+    extraction: ExtractionConfig = ExtractionConfig()
     worker: WorkerConfig = WorkerConfig()
+
+    @property
+    def write_confidence_floor(self) -> float:
+        """`extraction.minConfidence`; the legacy flat `minFactConfidenceForWrite` when only it is set
+        (spec: nested keys take precedence over legacy flat ones)."""
+        if "min_confidence" in self.extraction.model_fields_set:
+            return self.extraction.min_confidence
+        return self.min_fact_confidence_for_write
+
+    @property
+    def write_mode(self) -> Literal["shadow", "controlled", "full"]:
+        """Spec "Pipeline Modes": shadow records proposals only; controlled applies ADD (and NONE
+        for audit); full also applies UPDATE/DELETE, as supersession."""
+        if self.shadow_mode or self.mutations_frozen:
+            return "shadow"
+        return "full" if self.allow_update_delete else "controlled"
 
 
 class MemoryConfig(_Section):

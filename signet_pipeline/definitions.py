@@ -1,13 +1,29 @@
-"""Dagster code location for the Signet pipeline.
+"""Dagster code location for the Signet pipeline (referenced by workspace.yaml and `signet up`).
 
-Assets, sensors, schedules and checks arrive with the pipeline issues; until then the location
-carries the store resource so the Dagster UI starts, shows the location and stops cleanly.
+Every run executes in one process (in-process executor): the memory service (embedder, vector
+index) loads once per run, and the batch passes between the extraction steps in memory.
 """
 
 from __future__ import annotations
 
 import dagster as dg
 
-from signet_pipeline.resources import SignetStoreResource
+from signet_pipeline.assets.extraction import BATCH_IO, derived_facts, memory_decisions, memory_extractions, \
+    reextracted_facts
+from signet_pipeline.checks import derived_facts_provenance, extract_queue_health
+from signet_pipeline.jobs import extract_memories_job
+from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
+from signet_pipeline.sensors import extract_jobs_sensor
 
-defs = dg.Definitions(resources={"signet": SignetStoreResource()})
+defs = dg.Definitions(
+    assets=[memory_extractions, memory_decisions, derived_facts, reextracted_facts],
+    asset_checks=[derived_facts_provenance, extract_queue_health],
+    jobs=[extract_memories_job],
+    sensors=[extract_jobs_sensor],
+    resources={
+        "signet": SignetStoreResource(embedder=EmbedderResource()),
+        "llm": LlmResource(),
+        BATCH_IO: dg.InMemoryIOManager(),
+    },
+    executor=dg.in_process_executor,
+)

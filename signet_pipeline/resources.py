@@ -1,19 +1,95 @@
-"""Dagster resources: how assets reach the memory store (thin; the domain does the work)."""
+"""Dagster resources: how assets and sensors reach the store and the providers.
+
+Built from the same settings as the API (agent.yaml + SIGNET_* env of the workspace); each field
+left empty means "what the settings say", so an operator can override one thing per run from the
+launchpad without editing agent.yaml.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 import dagster as dg
+from pydantic import Field, PrivateAttr
 
 from signet_pipeline.config import Settings, load_settings
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.pipeline.queue import JobQueue
+from signet_pipeline.providers.embeddings import EmbeddingProvider, load_embedder
+from signet_pipeline.providers.llm import Llm, create_llm
+from signet_pipeline.store.db import Database
+
+
+class EmbedderResource(dg.ConfigurableResource):
+    """The embedding provider of the derived facts (`embedding.*` in the settings)."""
+
+    provider: str = Field("", description="onnx | ollama | openai | none; empty = embedding.provider")
+    model: str = Field("", description="empty = embedding.model")
+
+    def load(self, settings: Settings) -> EmbeddingProvider:
+        cfg = settings.embedding
+        if self.provider or self.model:
+            cfg = cfg.model_validate({**cfg.model_dump(), "provider": self.provider or cfg.provider,
+                                      "model": self.model if self.model else ("" if self.provider else cfg.model)})
+        return load_embedder(cfg)
+
+
+class LlmResource(dg.ConfigurableResource):
+    """The LLM provider of extraction and decisions (`memory.pipelineV2.extraction.*`)."""
+
+    provider: str = Field("", description="rules | ollama | openai; empty = extraction.provider")
+    model: str = Field("", description="empty = extraction.model (or the provider's default)")
+    base_url: str = Field("", description="empty = extraction.base_url (or the provider's default)")
+
+    def create(self, settings: Settings) -> Llm:
+        cfg = settings.pipeline.extraction
+        if self.provider or self.model or self.base_url:
+            cfg = cfg.model_validate({**cfg.model_dump(), "provider": self.provider or cfg.provider,
+                                      "model": self.model if self.model else ("" if self.provider else cfg.model),
+                                      "base_url": self.base_url or cfg.base_url})
+        return create_llm(cfg)
 
 
 class SignetStoreResource(dg.ConfigurableResource):
-    """The Signet workspace whose memories.db the pipeline reads and writes.
+    """The Signet workspace whose memory/memories.db the pipeline reads and writes.
 
-    Empty `workspace` means SIGNET_WORKSPACE (or ~/.agents), as for the API process.
+    `service()` opens the full memory service (migrations, embedder, vector index) once per run;
+    sensors use `database()`, which opens the file alone and never creates or migrates it.
     """
 
-    workspace: str = ""
+    workspace: str = Field("", description="empty = SIGNET_WORKSPACE (or ~/.agents), as for the API")
+    embedder: EmbedderResource = Field(default_factory=EmbedderResource)
+
+    _service: MemoryService | None = PrivateAttr(default=None)
 
     def settings(self) -> Settings:
         return load_settings(self.workspace or None)
+
+    def service(self) -> MemoryService:
+        if self._service is None:
+            settings = self.settings()
+            self._service = MemoryService(settings, embedder=self.embedder.load(settings))
+        return self._service
+
+    def queue(self) -> JobQueue:
+        worker = self.service().settings.pipeline.worker
+        return JobQueue(self.service().db, max_attempts=worker.max_retries, lease_timeout_ms=worker.lease_timeout_ms)
+
+    @contextmanager
+    def database(self) -> Iterator[Database | None]:
+        """The store, or None while no process has created it yet."""
+        path = self.settings().db_path
+        if not path.exists():
+            yield None
+            return
+        db = Database(path)
+        try:
+            yield db
+        finally:
+            db.close()
+
+    def teardown_after_execution(self, context: dg.InitResourceContext) -> None:
+        if self._service is not None:
+            self._service.close()
+            self._service = None

@@ -153,6 +153,7 @@ class RecallHit(BaseModel):
     visibility: str
     source_id: str | None
     source_type: str | None
+    source_memory_id: str | None = None  # raw memory a pipeline-derived fact was extracted from
     subject_type: str = "memory"
     subject_id: str
     supplementary: bool = False

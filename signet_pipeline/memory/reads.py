@@ -27,7 +27,7 @@ DETAIL_FIELDS = (
     "runtime_path", "idempotency_key", "project", "session_id", "confidence", "access_count", "last_accessed",
     "is_deleted", "deleted_at", "extraction_status", "embedding_model", "version", "created_at", "updated_at",
     "updated_by", "agent_id", "visibility", "content_hash", "occurred_at", "observed_at", "source_created_at",
-    "valid_from", "valid_until",
+    "valid_from", "valid_until", "source_memory_id", "superseded_by", "superseded_at", "extraction_model",
 )
 LIST_FIELDS = ("id", "content", "created_at", "who", "importance", "tags", "source_type", "pinned", "type",
                "agent_id", "visibility", "project")

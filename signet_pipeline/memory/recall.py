@@ -153,11 +153,14 @@ def to_hit(row: Row, score: float, source: str) -> RecallHit:
         id=row["id"], content=row["content"], score=round(score, 6), source=source, type=row["type"],
         tags=tags_text(row["tags"]), pinned=bool(row["pinned"]), importance=row["importance"], who=row["who"],
         project=row["project"], created_at=row["created_at"], agent_id=row["agent_id"],
-        visibility=row["visibility"], source_id=row["source_id"], source_type=row["source_type"], subject_id=row["id"],
+        visibility=row["visibility"], source_id=row["source_id"], source_type=row["source_type"],
+        source_memory_id=row["source_memory_id"], subject_id=row["id"],
     )
 
 
-def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
+def recall(svc: MemoryService, req: RecallRequest, *, track_access: bool = True) -> RecallResult:
+    """Hybrid recall. `track_access=False` for internal lookups (pipeline candidates), which must
+    not count as a memory being used."""
     cfg = svc.settings.search
     watch = Stopwatch()
     limit = req.limit or cfg.default_limit
@@ -207,7 +210,8 @@ def recall(svc: MemoryService, req: RecallRequest) -> RecallResult:
     hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
     watch.lap("final_rank")
 
-    svc.access.record([h.id for h in hits])
+    if track_access:
+        svc.access.record([h.id for h in hits])
     return RecallResult(
         results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",
         meta={

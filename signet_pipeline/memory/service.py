@@ -6,7 +6,6 @@ access tracker, and exposes the domain operations implemented in remember.py / r
 
 from __future__ import annotations
 
-import logging
 import threading
 import time
 from collections import OrderedDict
@@ -16,16 +15,12 @@ import numpy as np
 from threadpoolctl import threadpool_limits
 
 from signet_pipeline.config import Settings
-from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.access import AccessTracker
 from signet_pipeline.memory.vector_index import MatrixIndex, SqliteVecIndex
-from signet_pipeline.providers.embeddings import EmbeddingProvider, create_embedder
-from signet_pipeline.providers.embeddings.base import NoEmbeddings
+from signet_pipeline.providers.embeddings import EmbeddingProvider, load_embedder
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.db import Database
 from signet_pipeline.store.migrate import migrate
-
-log = logging.getLogger("signet.memory")
 
 QUERY_CACHE_SIZE = 512
 
@@ -37,7 +32,7 @@ class MemoryService:
         self.db = Database(settings.db_path)
         migrate(self.db)
         self.db.optimize()
-        self.embedder = embedder if embedder is not None else self._load_embedder()
+        self.embedder = embedder if embedder is not None else load_embedder(settings.embedding)
         if settings.search.blas_threads:
             # Process-wide: the vector search runs beside FTS5 and beside other requests, so one
             # BLAS thread per search beats two threads fighting over the same cores (bench/).
@@ -49,15 +44,6 @@ class MemoryService:
         self._query_cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._query_cache_lock = threading.Lock()
         self.vector_index()  # create the vec table and warm the matrix now, not on the first recall
-
-    def _load_embedder(self) -> EmbeddingProvider:
-        try:
-            return create_embedder(self.settings.embedding)
-        except ProviderError as exc:
-            # The service still runs keyword-only; /api/embeddings/status reports why.
-            log.error("embedding provider unavailable, search is keyword-only: %s", exc)
-            cfg = self.settings.embedding
-            return NoEmbeddings(cfg.provider, cfg.model, str(exc))
 
     def vector_index(self) -> MatrixIndex | SqliteVecIndex | None:
         """The index for the current embedder, or None until its dimension is known."""
@@ -76,6 +62,16 @@ class MemoryService:
                 self._index = index
         return self._index
 
+    def cache_query_vector(self, text: str, vector: np.ndarray) -> None:
+        """Seed the query cache with a vector computed in a batch (the pipeline embeds all facts
+        of a run in one call, then searches with each)."""
+        vector.setflags(write=False)
+        with self._query_cache_lock:
+            self._query_cache[text] = vector
+            self._query_cache.move_to_end(text)
+            if len(self._query_cache) > QUERY_CACHE_SIZE:
+                self._query_cache.popitem(last=False)
+
     def embed_query(self, text: str) -> np.ndarray:
         """Query vector with a small LRU cache (agents repeat queries). Raises ProviderError."""
         with self._query_cache_lock:
@@ -84,11 +80,7 @@ class MemoryService:
                 self._query_cache.move_to_end(text)
                 return cached
         vector = self.embedder.embed_one(text)
-        vector.setflags(write=False)
-        with self._query_cache_lock:
-            self._query_cache[text] = vector
-            if len(self._query_cache) > QUERY_CACHE_SIZE:
-                self._query_cache.popitem(last=False)
+        self.cache_query_vector(text, vector)
         return vector
 
     def close(self) -> None:

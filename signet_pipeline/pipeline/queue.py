@@ -49,9 +49,12 @@ class JobQueue:
             return job_store.enqueue(conn, job_type=job_type, memory_id=memory_id, document_id=document_id,
                                      payload=payload, max_attempts=self.max_attempts, now=now_iso())
 
-    def lease(self, job_types: list[str], limit: int = 1) -> list[Row]:
+    def lease(self, job_types: list[str], limit: int = 1, ids: list[int] | None = None) -> list[Row]:
         with self._db.write() as conn:
-            return job_store.lease(conn, job_types=job_types, now=now_iso(), limit=limit)
+            return job_store.lease(conn, job_types=job_types, now=now_iso(), limit=limit, ids=ids)
+
+    def due(self, job_type: str, limit: int = 1000) -> list[Row]:
+        return job_store.due(self._db.reader(), job_type=job_type, now=now_iso(), limit=limit)
 
     def complete(self, job_id: int, result: dict[str, Any] | None = None) -> bool:
         with self._db.write() as conn:

@@ -9,14 +9,14 @@ controlled-writes stage's job.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
 from signet_pipeline.memory.models import RecallHit, RecallRequest
 from signet_pipeline.memory.recall import recall
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.providers.llm import Llm
+from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
 from signet_pipeline.stages.extraction import ExtractedFact
 
@@ -48,9 +48,14 @@ class Decision(BaseModel):
     reason: str
 
 
-def find_candidates(svc: MemoryService, fact: ExtractedFact, agent_id: str) -> list[RecallHit]:
-    """The focused hybrid search of the spec: the same recall as the API, top 5."""
-    return recall(svc, RecallRequest(query=fact.content, limit=CANDIDATES, agentId=agent_id)).results
+def find_candidates(svc: MemoryService, fact: ExtractedFact, agent_id: str,
+                    exclude: frozenset[str] = frozenset()) -> list[RecallHit]:
+    """The focused hybrid search of the spec: the same recall as the API, top 5. `exclude` holds
+    the memory the fact was extracted from: a fact is layered on its source, never judged
+    against it (the source contains every fact it yields)."""
+    req = RecallRequest(query=fact.content, limit=CANDIDATES + len(exclude), agentId=agent_id)
+    hits = recall(svc, req, track_access=False).results
+    return [h for h in hits if h.id not in exclude][:CANDIDATES]
 
 
 def build_prompt(fact: ExtractedFact, candidates: list[RecallHit]) -> str:
@@ -58,9 +63,9 @@ def build_prompt(fact: ExtractedFact, candidates: list[RecallHit]) -> str:
     return PROMPT.format(fact=fact.content, fact_type=fact.type, candidates=listed)
 
 
-def parse_decision(reply: str, candidate_ids: set[str]) -> tuple[Decision | None, str | None]:
+def parse_decision(reply: str | dict[str, Any], candidate_ids: set[str]) -> tuple[Decision | None, str | None]:
     """(decision, None) or (None, warning). Never raises."""
-    data = extract_json(reply)
+    data = reply if isinstance(reply, dict) else extract_json(reply)
     if not isinstance(data, dict):
         return None, "decision reply is not a JSON object"
     action = str(data.get("action", "")).strip().lower()
@@ -85,11 +90,15 @@ def parse_decision(reply: str, candidate_ids: set[str]) -> tuple[Decision | None
 
 
 def decide(svc: MemoryService, llm: Llm, fact: ExtractedFact, *, agent_id: str = "default",
-           timeout: float | None = None) -> tuple[Decision | None, str | None, list[RecallHit]]:
+           exclude: frozenset[str] = frozenset(), timeout: float | None = None,
+           ) -> tuple[Decision | None, str | None, list[RecallHit]]:
     """(decision or None, warning or None, the candidates shown). Raises ProviderError."""
-    candidates = find_candidates(svc, fact, agent_id)
+    candidates = find_candidates(svc, fact, agent_id, exclude)
     if not candidates:
         return Decision(action="add", confidence=fact.confidence, reason=NO_CANDIDATES_REASON), None, []
-    reply = llm.generate(build_prompt(fact, candidates), json=True, timeout=timeout)
+    if isinstance(llm, AnswersTasks):
+        reply: str | dict[str, Any] = llm.decide(fact.content, [(c.id, c.content) for c in candidates])
+    else:
+        reply = llm.generate(build_prompt(fact, candidates), json=True, timeout=timeout)
     decision, warning = parse_decision(reply, {c.id for c in candidates})
     return decision, warning, candidates

@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from signet_pipeline.providers.llm import Llm
+from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
 
 MAX_INPUT_CHARS = 12_000
@@ -108,10 +108,10 @@ def _entity(item: Any, i: int, warnings: list[str]) -> ExtractedEntity | None:
     return ExtractedEntity(**fields, confidence=_confidence(item.get("confidence"), where, warnings))
 
 
-def parse_extraction(reply: str) -> ExtractionResult:
-    """Validate a model reply. Never raises."""
+def parse_extraction(reply: str | dict[str, Any]) -> ExtractionResult:
+    """Validate a model reply (text, or the object a task-answering provider returns). Never raises."""
     warnings: list[str] = []
-    data = extract_json(reply)
+    data = reply if isinstance(reply, dict) else extract_json(reply)
     if not isinstance(data, dict):
         return ExtractionResult(warnings=["reply is not a JSON object; nothing extracted"])
     raw_facts = data.get("facts") if isinstance(data.get("facts"), list) else []
@@ -129,7 +129,10 @@ def parse_extraction(reply: str) -> ExtractionResult:
 
 def extract(llm: Llm, content: str, *, timeout: float | None = None) -> ExtractionResult:
     """Run the extraction prompt. Raises ProviderError when the provider fails."""
-    result = parse_extraction(llm.generate(build_prompt(content), json=True, timeout=timeout))
+    if isinstance(llm, AnswersTasks):
+        result = parse_extraction(llm.extract(content[:MAX_INPUT_CHARS]))
+    else:
+        result = parse_extraction(llm.generate(build_prompt(content), json=True, timeout=timeout))
     if len(content) > MAX_INPUT_CHARS:
         result.warnings.insert(0, f"input of {len(content)} characters truncated to {MAX_INPUT_CHARS}")
     return result

@@ -52,16 +52,20 @@ def oldest_pending_created_at(conn: apsw.Connection, job_type: str) -> str | Non
                   (job_type,))
 
 
-def lease(conn: apsw.Connection, *, job_types: list[str], now: str, limit: int = 1) -> list[Row]:
+def lease(conn: apsw.Connection, *, job_types: list[str], now: str, limit: int = 1,
+          ids: list[int] | None = None) -> list[Row]:
     """Lease up to `limit` of the oldest pending jobs of these types that are due (not_before
-    passed) and have attempts left: status leased, attempts + 1, leased_at now."""
+    passed) and have attempts left: status leased, attempts + 1, leased_at now. `ids` restricts
+    the lease to those jobs (a run planned for a batch takes that batch, if still due)."""
     return rows(
         conn,
         "UPDATE memory_jobs SET status = 'leased', attempts = attempts + 1, leased_at = :now, updated_at = :now "
         "WHERE id IN (SELECT id FROM memory_jobs WHERE status = 'pending' AND attempts < max_attempts "
         "AND job_type IN (SELECT value FROM json_each(:types)) AND (not_before IS NULL OR not_before <= :now) "
+        "AND (:ids IS NULL OR id IN (SELECT value FROM json_each(:ids))) "
         "ORDER BY id LIMIT :limit) RETURNING *",
-        {"now": now, "types": json.dumps(job_types), "limit": limit},
+        {"now": now, "types": json.dumps(job_types), "limit": limit,
+         "ids": json.dumps(ids) if ids is not None else None},
     )
 
 
@@ -114,3 +118,18 @@ def requeue_dead(conn: apsw.Connection, *, now: str, limit: int = 50) -> int:
         (now, limit),
     )
     return conn.changes()
+
+
+def due(conn: apsw.Connection, *, job_type: str, now: str, limit: int) -> list[Row]:
+    """Pending jobs of a type that a lease would take now (oldest first)."""
+    return rows(
+        conn,
+        "SELECT id, attempts, created_at FROM memory_jobs WHERE status = 'pending' AND job_type = ? "
+        "AND attempts < max_attempts AND (not_before IS NULL OR not_before <= ?) ORDER BY id LIMIT ?",
+        (job_type, now, limit),
+    )
+
+
+def queue_ready(conn: apsw.Connection) -> bool:
+    """Whether the store has been migrated far enough to hold jobs (sensors never migrate)."""
+    return scalar(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memory_jobs'") is not None

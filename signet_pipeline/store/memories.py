@@ -17,7 +17,7 @@ INSERT_COLUMNS = (
     "tags", "who", "why", "project", "session_id", "source_id", "source_type", "source_path", "runtime_path",
     "idempotency_key", "pinned", "agent_id", "visibility", "extraction_status", "embedding_model",
     "occurred_at", "observed_at", "source_created_at", "valid_from", "valid_until",
-    "created_at", "updated_at", "updated_by",
+    "created_at", "updated_at", "updated_by", "extraction_model", "source_memory_id",
 )
 _INSERT_SQL = (
     f"INSERT INTO memories ({', '.join(INSERT_COLUMNS)}) "
@@ -48,6 +48,7 @@ class MemoryFilter:
     until: str | None = None
     project: str | None = None
     source_type: str | None = None
+    include_superseded: bool = False  # superseded memories stay readable by id and in history
     decay_rate: float = 0.95
     now: str = field(default_factory=now_iso)
 
@@ -60,6 +61,8 @@ class MemoryFilter:
     def sql(self) -> tuple[str, dict[str, Any]]:
         clauses = ["m.is_deleted = 0", "(m.visibility = 'global' OR (m.agent_id = :agent_id AND m.visibility <> 'archived'))"]
         params: dict[str, Any] = {"agent_id": self.agent_id}
+        if not self.include_superseded:
+            clauses.append("m.superseded_by IS NULL")
         if self.types:
             names = [f":type{i}" for i in range(len(self.types))]
             clauses.append(f"m.type IN ({', '.join(names)})")
@@ -239,3 +242,43 @@ def distinct_who(conn: apsw.Connection, flt: MemoryFilter) -> list[str]:
 
 def count_live(conn: apsw.Connection) -> int:
     return int(scalar(conn, "SELECT count(*) FROM memories WHERE is_deleted = 0") or 0)
+
+
+def supersede(conn: apsw.Connection, memory_id: str, *, by: str, now: str, actor: str) -> bool:
+    """Mark a live memory as replaced by another (kept, hidden from recall, linked). False if it
+    was already superseded or deleted meanwhile."""
+    conn.execute(
+        "UPDATE memories SET superseded_by = ?, superseded_at = ?, version = version + 1, "
+        "update_count = update_count + 1, updated_at = ?, updated_by = ? "
+        "WHERE id = ? AND superseded_by IS NULL AND is_deleted = 0",
+        (by, now, now, actor, memory_id),
+    )
+    return conn.changes() > 0
+
+
+def set_extraction_status(conn: apsw.Connection, memory_id: str, status: str, *, now: str,
+                          model: str | None = None) -> None:
+    """none -> pending -> completed | failed (spec); the model that did the extraction is kept."""
+    conn.execute("UPDATE memories SET extraction_status = ?, extraction_model = coalesce(?, extraction_model) "
+                 "WHERE id = ?", (status, model, memory_id))
+
+
+def raw_created_between(conn: apsw.Connection, start: str, end: str, *, after_rid: int = 0,
+                        limit: int) -> list[tuple[int, str]]:
+    """(rid, id) of live memories written by callers (not derived by the pipeline) created in
+    [start, end), in rid order from `after_rid` (keyset paging)."""
+    return [(r[0], r[1]) for r in conn.execute(
+        "SELECT rid, id FROM memories WHERE created_at >= ? AND created_at < ? AND rid > ? AND is_deleted = 0 "
+        "AND source_memory_id IS NULL ORDER BY rid LIMIT ?", (start, end, after_rid, limit))]
+
+
+def derived_count(conn: apsw.Connection) -> int:
+    return int(scalar(conn, "SELECT count(*) FROM memories WHERE source_memory_id IS NOT NULL AND is_deleted = 0")
+               or 0)
+
+
+def orphaned_derived(conn: apsw.Connection, limit: int) -> list[Row]:
+    """Derived facts whose source memory row no longer exists (provenance broken)."""
+    return rows(conn, "SELECT d.id, d.source_memory_id, d.content FROM memories d WHERE d.source_memory_id IS NOT NULL "
+                      "AND d.is_deleted = 0 AND NOT EXISTS (SELECT 1 FROM memories s WHERE s.id = d.source_memory_id) "
+                      "LIMIT ?", (limit,))

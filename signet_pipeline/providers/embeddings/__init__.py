@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+
 from signet_pipeline.config import EmbeddingConfig
+from signet_pipeline.errors import ProviderError
 from signet_pipeline.providers.embeddings.base import EmbeddingProvider, NoEmbeddings, ProviderStatus
 
-__all__ = ["EmbeddingProvider", "ProviderStatus", "create_embedder"]
+__all__ = ["EmbeddingProvider", "ProviderStatus", "create_embedder", "load_embedder"]
+
+log = logging.getLogger("signet.embeddings")
 
 
 def create_embedder(config: EmbeddingConfig) -> EmbeddingProvider:
@@ -28,3 +33,13 @@ def create_embedder(config: EmbeddingConfig) -> EmbeddingProvider:
     if config.provider == "ollama":
         return OllamaEmbeddings(**common)
     return OpenAIEmbeddings(api_key_env=config.api_key_env, **common)
+
+
+def load_embedder(config: EmbeddingConfig) -> EmbeddingProvider:
+    """`create_embedder`, but a provider that cannot load leaves the process running keyword-only
+    (NoEmbeddings carries the reason for /api/embeddings/status) instead of failing it."""
+    try:
+        return create_embedder(config)
+    except ProviderError as exc:
+        log.error("embedding provider unavailable, search is keyword-only: %s", exc)
+        return NoEmbeddings(config.provider, config.model, str(exc))

@@ -1,8 +1,11 @@
-"""LLM providers for the pipeline stages: one `generate(prompt, json=..., timeout=...)` interface."""
+"""LLM providers for the pipeline stages: one `generate(prompt, json=..., timeout=...)` interface,
+plus the offline `rules` provider that answers the stages' tasks without a model."""
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
+
+from signet_pipeline.config import ExtractionConfig
 
 
 class Llm(Protocol):
@@ -14,3 +17,27 @@ class Llm(Protocol):
 
     def available(self) -> bool:
         """Whether the provider answers right now (cheap check)."""
+
+
+@runtime_checkable
+class AnswersTasks(Protocol):
+    """A provider that answers the extraction and decision tasks directly (the `rules` provider)
+    with the JSON objects the prompts ask a model for; the stages validate them the same way."""
+
+    def extract(self, content: str) -> dict[str, Any]: ...
+
+    def decide(self, fact: str, candidates: list[tuple[str, str]]) -> dict[str, Any]: ...
+
+
+from signet_pipeline.providers.llm.http import OllamaLlm, OpenAICompatibleLlm  # noqa: E402
+from signet_pipeline.providers.llm.rules import RulesLlm  # noqa: E402
+
+
+def create_llm(cfg: ExtractionConfig) -> Llm:
+    """The provider `memory.pipelineV2.extraction` names. Building one makes no network call."""
+    if cfg.provider == "rules":
+        return RulesLlm(cfg.model)
+    common = {"base_url": cfg.resolved_base_url(), "model": cfg.model, "timeout_s": cfg.timeout / 1000}
+    if cfg.provider == "ollama":
+        return OllamaLlm(**common)
+    return OpenAICompatibleLlm(api_key_env=cfg.api_key_env, **common)

@@ -1,0 +1,14 @@
+"""Dagster jobs: which assets a run materializes."""
+
+from __future__ import annotations
+
+import dagster as dg
+
+from signet_pipeline.assets.extraction import derived_facts, memory_decisions, memory_extractions
+
+extract_memories_job = dg.define_asset_job(
+    "extract_memories",
+    selection=dg.AssetSelection.assets(memory_extractions, memory_decisions, derived_facts),
+    description="One batch of `extract` jobs: lease -> extract -> decide -> controlled writes. Launched by "
+                "extract_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
+)

@@ -1,0 +1,227 @@
+"""Extraction jobs end to end, as three plain steps the Dagster assets wrap one each:
+
+1. `lease_batch` / `batch_for_memories` + `extract_batch`: lease up to N `extract` jobs (or take
+   memories directly, for re-extraction backfills) and run the extraction stage on each;
+2. `decide_batch`: embed every fact in one provider call, then the decision stage (top-5 hybrid
+   candidates, ADD/UPDATE/DELETE/NONE) and the contradiction checks per fact;
+3. `write_batch`: controlled writes, one short transaction per source memory, then complete or
+   fail each job (failures retry with backoff, `dead` at max attempts -> extraction_status failed).
+
+No step holds a write transaction while a provider runs. Jobs inside a step run on a small thread
+pool (`worker.concurrency`): HTTP LLM calls overlap; SQLite writes still serialize on the writer.
+"""
+
+from __future__ import annotations
+
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable
+
+import numpy as np
+
+from signet_pipeline.errors import ProviderError
+from signet_pipeline.memory.content import normalize_content
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.pipeline.queue import EXTRACT, JobQueue
+from signet_pipeline.providers.llm import Llm
+from signet_pipeline.stages import contradiction
+from signet_pipeline.stages.decision import decide
+from signet_pipeline.stages.extraction import ExtractionResult, extract
+from signet_pipeline.stages.writes import Proposal, WriteReport, apply_proposals, fact_vectors
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.db import Row
+from signet_pipeline.timeutil import now_iso
+
+MAX_WARNINGS_KEPT = 50
+
+
+@dataclass
+class WorkItem:
+    memory_id: str
+    job: Row | None = None  # None for re-extraction backfills (no queue involved)
+    source: Row | None = None
+    extraction: ExtractionResult | None = None
+    proposals: list[Proposal] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    llm_ms: list[float] = field(default_factory=list)
+    error: str | None = None  # provider failure: the job is failed and retried
+    skipped: str | None = None  # nothing to do (source deleted): the job completes
+    report: WriteReport | None = None
+    outcome: str | None = None  # completed | retry | dead | skipped
+
+
+@dataclass
+class Batch:
+    items: list[WorkItem]
+    model: str
+    rerun: bool = False
+    vectors: dict[str, np.ndarray] = field(default_factory=dict)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def active(self) -> list[WorkItem]:
+        return [i for i in self.items if i.error is None and i.skipped is None]
+
+    def llm_latencies(self) -> list[float]:
+        return [ms for item in self.items for ms in item.llm_ms]
+
+    def warnings(self) -> list[str]:
+        out = [f"{item.memory_id}: {w}" for item in self.items for w in item.warnings]
+        return out[:MAX_WARNINGS_KEPT]
+
+
+def _source(svc: MemoryService, memory_id: str | None) -> Row | None:
+    return mem_store.get(svc.db.reader(), memory_id) if memory_id else None
+
+
+def lease_batch(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int, ids: list[int] | None = None) -> Batch:
+    items = []
+    for job in queue.lease([EXTRACT], limit=limit, ids=ids):
+        item = WorkItem(memory_id=job["memory_id"] or "", job=job, source=_source(svc, job["memory_id"]))
+        if item.source is None:
+            item.skipped = "source memory no longer exists"
+        items.append(item)
+    return Batch(items=items, model=llm.model)
+
+
+def batch_for_memories(svc: MemoryService, llm: Llm, memory_ids: Iterable[str]) -> Batch:
+    """A re-extraction batch over memories (no jobs): idempotent thanks to hash dedup and NONE."""
+    items = [WorkItem(memory_id=mid, source=_source(svc, mid)) for mid in memory_ids]
+    for item in items:
+        if item.source is None:
+            item.skipped = "memory no longer exists"
+    return Batch(items=items, model=llm.model, rerun=True)
+
+
+def _run_each(items: list[WorkItem], fn: Callable[[WorkItem], None], concurrency: int) -> None:
+    if concurrency <= 1 or len(items) <= 1:
+        for item in items:
+            fn(item)
+        return
+    with ThreadPoolExecutor(max_workers=min(concurrency, len(items)), thread_name_prefix="signet-pipeline") as pool:
+        list(pool.map(fn, items))
+
+
+def _timed(item: WorkItem, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call a provider-backed stage, recording its latency on the item."""
+    started = time.perf_counter()
+    try:
+        return fn(*args, **kwargs)
+    finally:
+        item.llm_ms.append((time.perf_counter() - started) * 1000)
+
+
+def extract_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
+    timeout = svc.settings.pipeline.extraction.timeout / 1000
+
+    def run(item: WorkItem) -> None:
+        try:
+            item.extraction = _timed(item, extract, llm, item.source["content"], timeout=timeout)
+            item.warnings.extend(item.extraction.warnings)
+        except ProviderError as exc:
+            item.error = f"extraction: {exc}"
+
+    started = time.perf_counter()
+    _run_each(batch.active, run, svc.settings.pipeline.worker.concurrency)
+    batch.timings_ms["extract"] = (time.perf_counter() - started) * 1000
+    return batch
+
+
+def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
+    pipeline = svc.settings.pipeline
+    timeout = pipeline.extraction.timeout / 1000
+    started = time.perf_counter()
+    for item in batch.active:
+        for fact in item.extraction.facts:
+            fact.content = normalize_content(fact.content).storage  # the form stored, embedded and searched
+    facts = [f.content for item in batch.active for f in item.extraction.facts]
+    batch.vectors = fact_vectors(svc, facts)
+    batch.timings_ms["embed"] = (time.perf_counter() - started) * 1000
+
+    def run(item: WorkItem) -> None:
+        for fact in item.extraction.facts:
+            vector = batch.vectors.get(normalize_content(fact.content).content_hash)
+            if vector is not None:
+                svc.cache_query_vector(fact.content, vector)
+        try:
+            for fact in item.extraction.facts:
+                decision, warning, candidates = _timed(
+                    item, decide, svc, llm, fact, agent_id=item.source["agent_id"],
+                    exclude=frozenset({item.memory_id}), timeout=timeout)
+                if warning:
+                    item.warnings.append(f"decision for {fact.content[:60]!r}: {warning}")
+                if decision is None:
+                    continue
+                target = next((c for c in candidates if c.id == decision.target_id), None)
+                check = None
+                if decision.action in ("update", "delete") and target is not None:
+                    check = contradiction.check(llm, decision.action, fact.content, target.content,
+                                                semantic_enabled=pipeline.semantic_contradiction_enabled,
+                                                timeout=pipeline.semantic_contradiction_timeout_ms / 1000)
+                item.proposals.append(Proposal(fact=fact, decision=decision, target=target, contradiction=check))
+        except ProviderError as exc:
+            item.error = f"decision: {exc}"
+            item.proposals.clear()
+
+    _run_each(batch.active, run, pipeline.worker.concurrency)
+    batch.timings_ms["decide"] = (time.perf_counter() - started) * 1000 - batch.timings_ms["embed"]
+    return batch
+
+
+def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Batch:
+    started = time.perf_counter()
+    for item in batch.items:
+        job_id = item.job["id"] if item.job else None
+        if item.error is not None:
+            if queue is not None and item.job is not None:
+                status = queue.fail(item.job, item.error)
+                item.outcome = "dead" if status == "dead" else "retry"
+                if status == "dead":
+                    with svc.db.write() as conn:
+                        mem_store.set_extraction_status(conn, item.memory_id, "failed", now=now_iso())
+            else:
+                item.outcome = "failed"
+            continue
+        if item.skipped is not None:
+            item.outcome = "skipped"
+            if queue is not None and job_id is not None:
+                queue.complete(job_id, {"skipped": item.skipped})
+            continue
+        item.report = apply_proposals(
+            svc, item.source, item.proposals, model=batch.model, fact_count=len(item.extraction.facts),
+            entity_count=len(item.extraction.entities), vectors=batch.vectors, job_id=job_id, rerun=batch.rerun)
+        item.outcome = "completed"
+        if queue is not None and job_id is not None:
+            queue.complete(job_id, {**item.report.as_dict(), "facts": len(item.extraction.facts),
+                                    "entities": len(item.extraction.entities), "warnings": item.warnings[:20]})
+    batch.timings_ms["write"] = (time.perf_counter() - started) * 1000
+    return batch
+
+
+def run_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int) -> Batch:
+    """All three steps in one call (benchmarks, tests, the in-process path)."""
+    batch = lease_batch(svc, queue, llm, limit)
+    return write_batch(svc, queue, decide_batch(svc, llm, extract_batch(svc, llm, batch)))
+
+
+def summarize(batch: Batch) -> dict[str, Any]:
+    """Counts for materialization metadata and job results."""
+    reports = [i.report for i in batch.items if i.report is not None]
+    skipped: dict[str, int] = {}
+    for r in reports:
+        for reason, n in r.skipped.items():
+            skipped[reason] = skipped.get(reason, 0) + n
+    outcomes = [i.outcome for i in batch.items]
+    return {
+        "items": len(batch.items),
+        "completed": outcomes.count("completed"), "retry": outcomes.count("retry"),
+        "dead": outcomes.count("dead"), "failed": outcomes.count("failed"), "skipped_jobs": outcomes.count("skipped"),
+        "facts_extracted": sum(len(i.extraction.facts) for i in batch.items if i.extraction),
+        "entities_extracted": sum(len(i.extraction.entities) for i in batch.items if i.extraction),
+        "proposals": sum(r.proposals for r in reports),
+        "written": sum(len(r.created) for r in reports), "deduped": sum(r.deduped for r in reports),
+        "skipped": skipped, "none": sum(r.none for r in reports), "blocked": sum(r.blocked for r in reports),
+        "superseded": sum(r.superseded for r in reports), "review_needed": sum(r.review_needed for r in reports),
+        "shadow": sum(r.shadow for r in reports),
+    }

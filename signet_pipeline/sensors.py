@@ -1,0 +1,62 @@
+"""Sensors: the queue in memory_jobs becomes Dagster runs (plan in pipeline/batching.py)."""
+
+from datetime import datetime, timedelta, timezone
+
+import dagster as dg
+
+from signet_pipeline.config import load_settings
+from signet_pipeline.errors import ConfigError
+from signet_pipeline.jobs import extract_memories_job
+from signet_pipeline.pipeline.batching import plan_runs
+from signet_pipeline.pipeline.queue import EXTRACT, JobQueue
+from signet_pipeline.resources import SignetStoreResource
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.timeutil import to_iso
+
+DUE_SCAN_BATCHES = 10  # one tick plans at most this many batches
+
+
+def _interval_s() -> int:
+    """`memory.pipelineV2.worker.pollMs`, at least 1 s (a tick is a gRPC call plus one query)."""
+    try:
+        return max(1, load_settings().pipeline.worker.poll_ms // 1000)
+    except ConfigError:
+        return 2  # the code location still loads; the sensor reports the config error on its tick
+
+
+@dg.sensor(
+    job=extract_memories_job, minimum_interval_seconds=_interval_s(),
+    default_status=dg.DefaultSensorStatus.RUNNING,
+    description="Watches memory_jobs for due `extract` jobs and requests one extract_memories run per batch "
+                "(cursor = highest job id planned; run_key per batch, so a batch is never launched twice). Also "
+                "the stale-lease reaper: leases older than worker.leaseTimeoutMs go back to pending (or dead).",
+)
+def extract_jobs_sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
+    settings = signet.settings()
+    pipeline = settings.pipeline
+    cursor = int(context.cursor or 0)
+    if not pipeline.enabled:
+        return dg.SensorResult(skip_reason="memory.pipelineV2.enabled is false", cursor=str(cursor))
+    with signet.database() as db:
+        if db is None or not job_store.queue_ready(db.reader()):
+            return dg.SensorResult(skip_reason=f"no memory store yet at {settings.db_path}", cursor=str(cursor))
+        queue = JobQueue(db, max_attempts=pipeline.worker.max_retries, lease_timeout_ms=pipeline.worker.lease_timeout_ms)
+        reaped = queue.reap_stale_leases()
+        due = queue.due(EXTRACT, limit=pipeline.worker.batch_size * DUE_SCAN_BATCHES)
+    if reaped:
+        context.log.warning("reaped %d stale extract lease(s)", reaped)
+    stranded = to_iso(datetime.now(timezone.utc) - timedelta(milliseconds=pipeline.worker.lease_timeout_ms))
+    plans, new_cursor = plan_runs(due, cursor=cursor, batch_size=pipeline.worker.batch_size, stranded_before=stranded)
+    if not plans:
+        return dg.SensorResult(skip_reason=f"no due extract jobs (reaped {reaped} stale leases)", cursor=str(new_cursor))
+    return dg.SensorResult(
+        run_requests=[
+            dg.RunRequest(
+                run_key=plan.run_key,
+                run_config=dg.RunConfig(ops={"memory_extractions": {"config": {"job_ids": list(plan.job_ids)}}}),
+                tags={"signet/batch": plan.kind, "signet/jobs": str(len(plan.job_ids))},
+            )
+            for plan in plans
+        ],
+        cursor=str(new_cursor),
+    )
