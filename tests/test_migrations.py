@@ -35,8 +35,11 @@ def test_migrates_an_empty_database(db):
 def test_rerun_is_a_no_op_and_each_file_is_idempotent(db):
     migrations.migrate(db)
     assert migrations.migrate(db) == []
-    # Running a file's SQL again on a migrated database must not fail (IF NOT EXISTS everywhere).
+    # Running a file's SQL again on a migrated database must not fail (IF NOT EXISTS everywhere) —
+    # except ALTER TABLE files, which SQLite cannot guard: the version record alone keeps them to one run.
     for mig in migrations.discover():
+        if "ALTER TABLE" in mig.sql:
+            continue
         with db.write() as conn:
             conn.execute(mig.sql)
     assert scalar(db.reader(), "SELECT count(*) FROM schema_migrations_audit") == len(migrations.discover())
