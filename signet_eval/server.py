@@ -1,4 +1,5 @@
-"""`signet serve` in a subprocess on a free loopback port, for the benchmarks and the evaluation.
+"""`signet serve` (or the whole `signet up` stack: API + Dagster) in a subprocess on free loopback
+ports, for the benchmarks and the evaluation.
 
 The server runs with SIGNET_WORKSPACE pointing at the given workspace and is always stopped at
 the end (SIGTERM, SIGKILL after a grace period). `proc_memory` reads the API process RSS.
@@ -35,10 +36,12 @@ def proc_memory(pid: int) -> dict[str, float]:
 
 
 class ApiServer:
-    def __init__(self, workspace: Path, log_file: Path):
+    def __init__(self, workspace: Path, log_file: Path, *, with_dagster: bool = False):
         self.workspace = workspace
         self.log_file = log_file
+        self.with_dagster = with_dagster
         self.port = free_port()
+        self.dagster_port = free_port()
         self.proc: subprocess.Popen | None = None
         self.startup_s = float("nan")
 
@@ -49,6 +52,9 @@ class ApiServer:
     def start(self) -> None:
         signet = Path(sys.executable).parent / "signet"
         cmd = [str(signet), "--log-level", "warning", "serve", "--port", str(self.port)]
+        if self.with_dagster:
+            cmd = [str(signet), "--log-level", "warning", "up", "--port", str(self.port),
+                   "--dagster-port", str(self.dagster_port)]
         env = {**os.environ, "SIGNET_WORKSPACE": str(self.workspace)}
         started = time.perf_counter()
         with open(self.log_file, "wb") as out:
@@ -57,7 +63,7 @@ class ApiServer:
         deadline = started + READY_TIMEOUT_S
         while time.perf_counter() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError(f"signet serve exited with {self.proc.returncode}: "
+                raise RuntimeError(f"{cmd[3]} exited with {self.proc.returncode}: "
                                    f"{self.log_file.read_text(errors='replace')[-2000:]}")
             try:
                 if httpx.get(self.base_url + "/health", timeout=1.0).status_code == 200:
@@ -66,7 +72,7 @@ class ApiServer:
             except httpx.HTTPError:
                 pass
             time.sleep(0.2)
-        raise RuntimeError(f"signet serve not ready after {READY_TIMEOUT_S:.0f} s")
+        raise RuntimeError(f"{cmd[3]} not ready after {READY_TIMEOUT_S:.0f} s")
 
     def __enter__(self) -> "ApiServer":
         self.start()
@@ -79,9 +85,9 @@ class ApiServer:
         proc, self.proc = self.proc, None
         if proc is None or proc.poll() is not None:
             return
-        proc.terminate()
+        proc.terminate()  # `signet up` stops its children (API, webserver, daemon) on SIGTERM
         try:
-            proc.wait(timeout=15)
+            proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=5)

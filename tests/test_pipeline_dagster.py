@@ -102,10 +102,10 @@ def test_remember_over_http_then_sensor_run_then_recall_shows_the_derived_fact(c
     source = api_remember(client, "Our team decided to deploy Signet on Fly.io in Frankfurt. Standups are at 9:30.")
     resources = defs.get_repository_def().get_top_level_resources()
     with dg.build_sensor_context(instance=instance, resources=resources) as ctx:
-        sensor_result = defs.get_sensor_def("extract_jobs_sensor")(ctx)
+        sensor_result = defs.resolve_sensor_def("extract_jobs_sensor")(ctx)
     assert len(sensor_result.run_requests) == 1
     request = sensor_result.run_requests[0]
-    job = defs.get_job_def("extract_memories")
+    job = defs.resolve_job_def("extract_memories")
     run = job.execute_in_process(run_config=request.run_config, instance=instance, tags=request.tags)
     assert run.success
     checks = {e.check_name: e.passed for e in run.get_asset_check_evaluations()}

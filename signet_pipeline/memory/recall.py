@@ -158,13 +158,21 @@ def to_hit(row: Row, score: float, source: str) -> RecallHit:
     )
 
 
-def recall(svc: MemoryService, req: RecallRequest, *, track_access: bool = True) -> RecallResult:
-    """Hybrid recall. `track_access=False` for internal lookups (pipeline candidates), which must
-    not count as a memory being used."""
+@dataclass(frozen=True)
+class RecallOptions:
+    """How an internal caller tunes recall; the API always uses the defaults (the settings)."""
+
+    track_access: bool = True  # False: the lookup does not count as the memories being used
+    pool: int | None = None  # candidates per leg (search.candidate_pool)
+    postings_budget: int | None = None  # search.fts_postings_budget
+    hub_correction: bool = True  # search.hub_penalty applies
+
+
+def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
     cfg = svc.settings.search
     watch = Stopwatch()
     limit = req.limit or cfg.default_limit
-    pool = max(cfg.candidate_pool, limit * 2)
+    pool = max(options.pool or cfg.candidate_pool, limit * 2)
     alpha = cfg.alpha if req.alpha is None else req.alpha
     min_score = cfg.min_score if req.min_score is None else req.min_score
     flt = build_filter(svc, req)
@@ -181,7 +189,8 @@ def recall(svc: MemoryService, req: RecallRequest, *, track_access: bool = True)
         stems = mem_store.stem_words(conn, tokens)
         counts = mem_store.stem_doc_counts(conn, set(stems.values()))
         terms = QueryTerms.build(tokens, stems, counts, mem_store.indexed_rows(conn))
-        fts_words = within_budget(tokens, terms.doc_freq_by_word(counts), cfg.fts_postings_budget)
+        budget = cfg.fts_postings_budget if options.postings_budget is None else options.postings_budget
+        fts_words = within_budget(tokens, terms.doc_freq_by_word(counts), budget)
         keyword_ids = [mid for mid, _ in mem_store.fts_search(conn, match_for(fts_words), flt, pool)]
     watch.lap("memory_fts")
 
@@ -202,7 +211,7 @@ def recall(svc: MemoryService, req: RecallRequest, *, track_access: bool = True)
         by_hash = index.vectors({row["content_hash"] for row in rows.values()})
         vectors = {mid: by_hash[row["content_hash"]] for mid, row in rows.items() if row["content_hash"] in by_hash}
         cosines = {**{mid: max(0.0, float(v @ leg.query_vec)) for mid, v in vectors.items()}, **leg.found}
-        if cfg.hub_penalty > 0:
+        if cfg.hub_penalty > 0 and options.hub_correction:
             cosines = dampen_hubs(cosines, vectors, penalty=cfg.hub_penalty, neighbours=cfg.hub_neighbours)
     fused = fuse(keyword_ids, set(leg.found) if leg else set(), terms, cosines, rows,
                  mem_store.text_stemmer(conn), alpha)
@@ -210,7 +219,7 @@ def recall(svc: MemoryService, req: RecallRequest, *, track_access: bool = True)
     hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
     watch.lap("final_rank")
 
-    if track_access:
+    if options.track_access:
         svc.access.record([h.id for h in hits])
     return RecallResult(
         results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",

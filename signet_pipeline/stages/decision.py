@@ -14,13 +14,19 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from signet_pipeline.memory.models import RecallHit, RecallRequest
-from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.recall import RecallOptions, recall
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
 from signet_pipeline.stages.extraction import ExtractedFact
 
 CANDIDATES = 5
+# The candidate search looks for near-duplicates, not answers: a fact's neighbours share its rare
+# words and nearly all of its meaning. So each leg keeps 15 candidates (top 5 are wanted, cost is
+# linear in it), BM25 skips words so frequent that scoring them would touch more than 2,000 rows,
+# and cosines stay raw (hubness correction ranks answers to questions; a near-duplicate hub is
+# still a near-duplicate). Candidate lookups are not memory accesses.
+CANDIDATE_SEARCH = RecallOptions(track_access=False, pool=15, postings_budget=2000, hub_correction=False)
 ACTIONS = ("add", "update", "delete", "none")
 NO_CANDIDATES_REASON = "no similar memory exists"
 
@@ -54,7 +60,7 @@ def find_candidates(svc: MemoryService, fact: ExtractedFact, agent_id: str,
     the memory the fact was extracted from: a fact is layered on its source, never judged
     against it (the source contains every fact it yields)."""
     req = RecallRequest(query=fact.content, limit=CANDIDATES + len(exclude), agentId=agent_id)
-    hits = recall(svc, req, track_access=False).results
+    hits = recall(svc, req, CANDIDATE_SEARCH).results
     return [h for h in hits if h.id not in exclude][:CANDIDATES]
 
 

@@ -55,6 +55,7 @@ _RELATION_EDGE_WORDS = frozenset({"the", "a", "an", "and", "but", "or", "so"})
 # Decision thresholds on subject-word coverage (share of one side's words found in the other).
 RESTATE_COVERAGE = 0.9
 EXTEND_COVERAGE = 0.8
+CONTRADICTION_COVERAGE = 0.6
 
 
 def sentences(text: str) -> list[str]:
@@ -165,7 +166,9 @@ class RulesLlm:
             if normalize_content(content).content_hash == fact_hash:
                 return {"action": "none", "targetId": candidate_id, "confidence": 1.0,
                         "reason": "an existing memory has exactly this content"}
-            if syntactic_contradiction(fact, content):
+            # The spec's detector needs only two shared words; proposing to replace a memory asks
+            # for more: most of the fact's subject must be the candidate's.
+            if covered >= CONTRADICTION_COVERAGE and syntactic_contradiction(fact, content):
                 return {"action": "update", "targetId": candidate_id, "confidence": 0.7,
                         "reason": "contradicts an existing memory on the same subject (negation or antonym)"}
             if covered >= RESTATE_COVERAGE and covering >= RESTATE_COVERAGE:
