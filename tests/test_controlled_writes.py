@@ -178,3 +178,45 @@ def test_reextraction_is_idempotent_and_recorded(make_service):
         assert summarize(batch)["written"] == 0
     assert len(derived(svc, source.id)) == before == 2
     assert [e["event"] for e in memory_history(svc, source.id, limit=100)["history"]].count("reextracted") == 2
+
+
+BILLING_OLD = "The team runs the billing service on PostgreSQL"
+BILLING_NEW = "The team moved the billing service to MongoDB last month"
+
+
+def scripted_llm(target_id, semantic_reply):
+    """Fake OpenAI-compatible server answering the three prompts of the pipeline."""
+    def reply(path, body):
+        prompt = body["messages"][0]["content"]
+        if "Extract durable knowledge" in prompt:
+            content = {"facts": [{"content": BILLING_NEW, "type": "fact", "confidence": 0.9}], "entities": []}
+        elif "contradict each other" in prompt:
+            if semantic_reply is None:
+                return 500, {"error": "overloaded"}
+            content = semantic_reply
+        else:
+            content = {"action": "update", "targetId": target_id, "confidence": 0.8, "reason": "database changed"}
+        return 200, {"choices": [{"message": {"role": "assistant", "content": json.dumps(content)}}]}
+    return reply
+
+
+def semantic_prompts(server):
+    return [r for r in server.requests if "contradict each other" in r[1]["messages"][0]["content"]]
+
+
+def test_semantic_contradiction_check_runs_only_behind_its_flag_and_never_blocks(make_service):
+    verdict = {"contradicts": True, "confidence": 0.85, "reasoning": "moved off PostgreSQL"}
+    for enabled, semantic_reply, expected in ((False, verdict, None), (True, verdict, True), (True, None, None)):
+        svc = make_service(**mode(semanticContradictionEnabled=enabled))
+        agent = f"agent-{enabled}-{expected}"  # one store for the three cases, one agent each
+        old = remember(svc, RememberRequest(content=BILLING_OLD, agentId=agent))
+        JobQueue(svc.db).lease(["extract"])  # the old memory needs no extraction here
+        new = remember(svc, RememberRequest(content=BILLING_NEW + ". More later.", agentId=agent))
+        with FakeServer(scripted_llm(old.id, semantic_reply)) as server:
+            counts = process(svc, OpenAICompatibleLlm(base_url=server.url, model="m"))
+            assert len(semantic_prompts(server)) == (1 if enabled else 0)
+        assert counts["blocked"] == 1  # advisory: the check never changes what is applied
+        history = memory_history(svc, new.id, limit=20, agent_id=agent)["history"]
+        meta = next(h for h in history if h["event"] == "blocked")["metadata"]
+        assert meta.get("semanticContradiction") == expected
+        assert meta["reviewNeeded"] is bool(expected)
