@@ -6,7 +6,7 @@
 Throughput, in process, on a fresh store seeded with single-sentence memories so decisions have
 candidates. Each job is one three-sentence memory; the pipeline leases in batches and runs lease
 -> extract -> decide -> write until the queue is empty.
-- rules provider: the embedder is the floor. Floor = the same facts (what rules extracts from the
+- rules provider (CPU-bound: jobs run one at a time): the embedder is the floor. Floor = the same facts (what rules extracts from the
   same memories) embedded by the same embedder in batches, timed in the same run, as jobs/s.
 - fake OpenAI-compatible LLM on loopback with a fixed latency per call (the same fake server the
   tests use): jobs/s at several `worker.concurrency` values next to the LLM-bound estimate
@@ -90,16 +90,14 @@ def throughput(root: Path, args: argparse.Namespace) -> dict:
                  "embed_floor": {"seconds": round(floor_s, 3), "facts_per_s": round(len(facts) / floor_s, 1),
                                  "jobs_per_s": round(args.jobs / floor_s, 1)}, "rules": {}, "llm": {}}
     log(f"embedder floor: {len(facts)} facts in {floor_s:.2f} s = {args.jobs / floor_s:.1f} jobs/s")
-    for concurrency in (1, 4):
-        svc = fresh_service(root, f"rules-c{concurrency}", embedder, seed,
-                            memory={"pipelineV2": {"worker": {"concurrency": concurrency}}})
-        remember_many(svc, [RememberRequest(content=c) for c in jobs])
-        seconds, totals = drain(svc, rules, args.batch_size)
-        svc.close()
-        out["rules"][concurrency] = {"seconds": round(seconds, 3), "jobs_per_s": round(args.jobs / seconds, 1),
-                                     "ratio_to_floor": round(floor_s / seconds, 2), "written": totals.get("written", 0),
-                                     "deduped": totals.get("deduped", 0)}
-        log(f"rules, concurrency {concurrency}: {args.jobs / seconds:.1f} jobs/s ({floor_s / seconds:.2f}x floor)")
+    svc = fresh_service(root, "rules", embedder, seed)
+    remember_many(svc, [RememberRequest(content=c) for c in jobs])
+    seconds, totals = drain(svc, rules, args.batch_size)
+    svc.close()
+    out["rules"] = {"seconds": round(seconds, 3), "jobs_per_s": round(args.jobs / seconds, 1),
+                    "ratio_to_floor": round(floor_s / seconds, 2), "written": totals.get("written", 0),
+                    "deduped": totals.get("deduped", 0), "blocked": totals.get("blocked", 0)}
+    log(f"rules: {args.jobs / seconds:.1f} jobs/s ({floor_s / seconds:.2f}x floor)")
 
     latency_s = args.llm_latency_ms / 1000
 
@@ -174,9 +172,9 @@ def table(results: dict) -> str:
     f = t["embed_floor"]
     lines.append(f"| embedder floor (same {t['facts']} facts, batched) | {f['jobs_per_s']} jobs/s | "
                  f"{f['facts_per_s']} facts/s |")
-    for c, r in t["rules"].items():
-        lines.append(f"| rules provider, concurrency {c} | {r['jobs_per_s']} jobs/s | {r['ratio_to_floor']}x floor; "
-                     f"{r['written']} facts written, {r['deduped']} deduped |")
+    r = t["rules"]
+    lines.append(f"| rules provider (jobs run one at a time) | {r['jobs_per_s']} jobs/s | {r['ratio_to_floor']}x floor; "
+                 f"{r['written']} facts written, {r['deduped']} deduped, {r['blocked']} update/delete blocked |")
     for c, r in t["llm"].items():
         lines.append(f"| fake LLM {results['args']['llm_latency_ms']} ms/call, concurrency {c} | {r['jobs_per_s']} "
                      f"jobs/s | LLM-bound estimate {r['llm_bound_jobs_per_s']} ({r['llm_calls_per_job']} calls/job) |")

@@ -187,8 +187,9 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     tokens = query_tokens(req.keyword_query or req.query)
     if tokens:
         stems = mem_store.stem_words(conn, tokens)
-        counts = mem_store.stem_doc_counts(conn, set(stems.values()))
-        terms = QueryTerms.build(tokens, stems, counts, mem_store.indexed_rows(conn))
+        rows_now = mem_store.indexed_rows(conn)
+        counts = svc.doc_freqs.counts(conn, set(stems.values()), rows_now)
+        terms = QueryTerms.build(tokens, stems, counts, rows_now)
         budget = cfg.fts_postings_budget if options.postings_budget is None else options.postings_budget
         fts_words = within_budget(tokens, terms.doc_freq_by_word(counts), budget)
         keyword_ids = [mid for mid, _ in mem_store.fts_search(conn, match_for(fts_words), flt, pool)]

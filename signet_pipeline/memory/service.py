@@ -16,6 +16,7 @@ from threadpoolctl import threadpool_limits
 
 from signet_pipeline.config import Settings
 from signet_pipeline.memory.access import AccessTracker
+from signet_pipeline.memory.doc_freq import DocFreqCache
 from signet_pipeline.memory.vector_index import MatrixIndex, SqliteVecIndex
 from signet_pipeline.providers.embeddings import EmbeddingProvider, load_embedder
 from signet_pipeline.store import embeddings as emb_store
@@ -40,6 +41,7 @@ class MemoryService:
         self._index: MatrixIndex | SqliteVecIndex | None = None
         self._index_lock = threading.Lock()
         self.access = AccessTracker(self.db)
+        self.doc_freqs = DocFreqCache()
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="signet-vector-leg")
         self._query_cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._query_cache_lock = threading.Lock()

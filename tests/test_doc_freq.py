@@ -1,0 +1,18 @@
+"""The per-process document-count cache recall uses for IDF and the BM25 budget."""
+
+from signet_pipeline.memory.models import RememberRequest
+from signet_pipeline.memory.remember import remember_many
+from signet_pipeline.store import memories as mem_store
+
+
+def test_counts_are_reused_until_the_store_grows_then_reread(svc):
+    remember_many(svc, [RememberRequest(content=f"zebra crossing number {i}") for i in range(3)])
+    conn = svc.db.reader()
+    stem = mem_store.stem_words(conn, ["zebra"])["zebra"]
+    cache = svc.doc_freqs
+    assert cache.counts(conn, {stem}, mem_store.indexed_rows(conn)) == {stem: 3}
+    remember_many(svc, [RememberRequest(content=f"another zebra sighting {i}") for i in range(5)])
+    # 5 new rows is less than the 100-row refresh threshold: the cached count stands.
+    assert cache.counts(conn, {stem}, mem_store.indexed_rows(conn)) == {stem: 3}
+    remember_many(svc, [RememberRequest(content=f"unrelated note {i}") for i in range(100)])
+    assert cache.counts(conn, {stem}, mem_store.indexed_rows(conn)) == {stem: 8}
