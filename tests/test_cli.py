@@ -60,9 +60,15 @@ def test_serve_answers_health_and_stops_on_sigterm(tmp_path):
 
 def test_up_starts_api_and_dagster_and_stops_cleanly(tmp_path):
     api, ui = free_port(), free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "signet_cli", "up", "--port", str(api), "--dagster-port", str(ui)],
-                            env={**os.environ, "SIGNET_WORKSPACE": str(tmp_path)}, process_group=0,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    log = tmp_path / "up.log"
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "signet_cli", "up", "--port", str(api), "--dagster-port",
+                                 str(ui)], env={**os.environ, "SIGNET_WORKSPACE": str(tmp_path / "ws")},
+                                process_group=0, stdout=out, stderr=subprocess.STDOUT)
+
+    def tail() -> str:
+        return log.read_text(errors="replace")[-3000:]
+
     try:
         deadline = time.monotonic() + 180
         while True:
@@ -71,18 +77,30 @@ def test_up_starts_api_and_dagster_and_stops_cleanly(tmp_path):
                 httpx.get(f"http://127.0.0.1:{ui}/server_info", timeout=1).raise_for_status()
                 break
             except httpx.HTTPError:
-                assert proc.poll() is None and time.monotonic() < deadline
+                assert proc.poll() is None and time.monotonic() < deadline, tail()
                 time.sleep(0.5)
-        assert (tmp_path / "dagster" / "dagster.yaml").exists()
-        children = descendants(proc.pid)
+        assert (tmp_path / "ws" / "dagster" / "dagster.yaml").exists()
+        children = {pid: start_time(pid) for pid in descendants(proc.pid)}
         assert len(children) >= 3  # api, dagster-webserver, dagster-daemon (+ their code servers)
     finally:
         os.killpg(proc.pid, 15)  # what a terminal's Ctrl-C or a service manager's stop does
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=30) == 0, tail()
     deadline = time.monotonic() + 10
-    while alive := [pid for pid in children if os.path.exists(f"/proc/{pid}")]:
-        assert time.monotonic() < deadline, f"still running after stop: {alive}"
+    # A pid counts as still running only if it is the same process (same start time): pids of
+    # short-lived children are reused.
+    while alive := [pid for pid, started in children.items() if started and start_time(pid) == started]:
+        assert time.monotonic() < deadline, f"still running after stop: {alive}\n{tail()}"
         time.sleep(0.2)
+
+
+def start_time(pid: int) -> int | None:
+    """Start time of a live (non-zombie) process from /proc/<pid>/stat, None if gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return None if fields[0] == "Z" else int(fields[19])
 
 
 def descendants(pid: int) -> list[int]:
