@@ -87,7 +87,12 @@ def bench_size(size: int, args: argparse.Namespace, embedder, write_here: bool) 
                 contents = dataset.fresh_contents(2 * (args.writes + write_bench.WARMUP), args.seed)
                 half = len(contents) // 2
                 log(f"  remember() x {args.writes} on a copy of this store:")
-                result["write"] = write_bench.run(svc, contents[:half], log)
+                no_linker = MemoryService(load_settings(ws, memory={"pipelineV2": {"graphEnabled": False}}),
+                                          embedder=embedder)
+                try:
+                    result["write"] = write_bench.run(svc, no_linker, contents[:half], log)
+                finally:
+                    no_linker.close()
         finally:
             svc.close()
         if write_here and not args.no_http:

@@ -153,6 +153,9 @@ def _all_rows(results: dict) -> list[tuple]:
             out.append(_row("remember() in process", size, w["ours"], w["embed_floor"]["p50"],
                             f"floor = embed_one; target <= {REMEMBER_TARGET_MS:.0f} ms"))
             out.append(_row("  remember() minus embed_one", size, w["minus_embedding"]))
+            if "no_linker" in w:
+                out.append(_row("  remember(), inline linker off", size, w["no_linker"], None,
+                                "same store, alternate calls; the difference prices the linker"))
         if "http" in r:
             h = r["http"]
             out.append(_row("HTTP remember", size, h["remember"], r["write"]["ours"]["p50"],

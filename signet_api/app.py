@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from signet_api.errors import install_error_handlers
-from signet_api.routes import memory, system
+from signet_api.routes import knowledge, memory, system
 from signet_pipeline import __version__
 from signet_pipeline.config import Settings, load_settings
 from signet_pipeline.memory.service import MemoryService
@@ -43,4 +43,5 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     install_error_handlers(app)
     app.include_router(system.router)
     app.include_router(memory.router)
+    app.include_router(knowledge.router)
     return app

@@ -7,7 +7,8 @@ from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.contradiction import lexical_overlap, syntactic_contradiction
 from signet_pipeline.providers.llm import create_llm
 from signet_pipeline.providers.llm.http import OllamaLlm, OpenAICompatibleLlm
-from signet_pipeline.providers.llm.rules import RulesLlm, sentences, triples
+from signet_pipeline.memory.entities import names, sentences, triples
+from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.stages.extraction import extract
 
 RULES = RulesLlm()
@@ -44,7 +45,11 @@ def test_repeated_sentences_yield_one_fact():
     ("the cat sat on the mat", []),
 ])
 def test_entity_triples_from_proper_nouns_and_verb_phrases(sentence, expected):
-    assert [(t["source"], t["relationship"], t["target"]) for t in triples(sentence)] == expected
+    assert triples(sentence) == expected
+
+
+def test_names_skip_sentence_starters_and_short_names():
+    assert names("Run the tests on GitHub Actions with Bob and Priya Sharma.") == ["GitHub Actions", "Priya Sharma"]
 
 
 def test_sentences_split_on_punctuation_newlines_and_bullets():

@@ -110,6 +110,8 @@ def derived_facts(context: dg.AssetExecutionContext, memory_decisions: Batch,
         "skip_reasons": dg.MetadataValue.json(counts["skipped"]), "none_recorded": counts["none"],
         "destructive_blocked": counts["blocked"], "superseded": counts["superseded"],
         "review_needed": counts["review_needed"], "shadow_proposals": counts["shadow"],
+        "graph_relations_added": counts["relations_added"], "graph_triples_rejected": counts["triples_rejected"],
+        "graph_failures": counts["graph_failures"],
         "write_ms": round(batch.timings_ms["write"], 1), "written_preview": _created_preview(signet, batch),
     })
 

@@ -13,6 +13,7 @@ import numpy as np
 
 from signet_pipeline.errors import InvalidRequest, MutationsFrozen, ProviderError
 from signet_pipeline.memory.content import NormalizedContent, infer_type, normalize_content, parse_prefixes, tags_text
+from signet_pipeline.memory.linker import link_memory
 from signet_pipeline.memory.models import RememberRequest, RememberResult
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline.queue import EXTRACT
@@ -152,6 +153,9 @@ def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor) -> list[R
                                  changed_by=values["updated_by"], actor_type=actor.type, now=now,
                                  session_id=item.req.session_id, request_id=actor.request_id,
                                  metadata={"agentId": values["agent_id"], "visibility": values["visibility"]})
+            if pipeline.graph_enabled:
+                link_memory(conn, memory_id=values["id"], content=values["content"], agent_id=values["agent_id"],
+                            now=now)
             job_id = None
             if pipeline.enabled:
                 job_id, _ = job_store.enqueue(conn, job_type=EXTRACT, memory_id=values["id"], now=now,

@@ -28,6 +28,7 @@ from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.stages import contradiction
 from signet_pipeline.stages.decision import decide
 from signet_pipeline.stages.extraction import ExtractionResult, extract
+from signet_pipeline.stages.graph import GraphReport, persist_triples
 from signet_pipeline.stages.writes import Proposal, WriteReport, apply_proposals, fact_vectors
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
@@ -48,6 +49,7 @@ class WorkItem:
     error: str | None = None  # provider failure: the job is failed and retried
     skipped: str | None = None  # nothing to do (source deleted): the job completes
     report: WriteReport | None = None
+    graph: GraphReport | None = None
     outcome: str | None = None  # completed | retry | dead | skipped
 
 
@@ -198,6 +200,8 @@ def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Bat
         item.report = apply_proposals(
             svc, item.source, item.proposals, model=batch.model, fact_count=len(item.extraction.facts),
             entity_count=len(item.extraction.entities), vectors=batch.vectors, job_id=job_id, rerun=batch.rerun)
+        if svc.settings.pipeline.graph_enabled and item.report.mode != "shadow":
+            item.graph = persist_triples(svc, item.source, item.extraction.entities)  # own tx, after the facts
         item.outcome = "completed"
         if queue is not None and job_id is not None:
             queue.complete(job_id, {**item.report.as_dict(), "facts": len(item.extraction.facts),
@@ -231,4 +235,7 @@ def summarize(batch: Batch) -> dict[str, Any]:
         "skipped": skipped, "none": sum(r.none for r in reports), "blocked": sum(r.blocked for r in reports),
         "superseded": sum(r.superseded for r in reports), "review_needed": sum(r.review_needed for r in reports),
         "shadow": sum(r.shadow for r in reports),
+        "relations_added": sum(i.graph.new_relations for i in batch.items if i.graph),
+        "triples_rejected": sum(i.graph.rejected for i in batch.items if i.graph),
+        "graph_failures": sum(1 for i in batch.items if i.graph and i.graph.failed),
     }

@@ -23,11 +23,8 @@ from typing import Any
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.content import infer_type, normalize_content
 from signet_pipeline.memory.contradiction import subject_words, syntactic_contradiction
-from signet_pipeline.memory.fts_query import STOP_WORDS
+from signet_pipeline.memory.entities import WORD, sentences, triples
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
-_BULLET = re.compile(r"^\s*(?:[-*\u2022>]+|\d+[.)])\s+")
-_WORD = re.compile(r"[A-Za-z0-9][\w'\u2019.+#-]*[\w+#]|[A-Za-z0-9]")
 _SMALL_TALK = re.compile(
     r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|lol|great|cool|nice|bye|good (morning|night|evening))\b",
     re.IGNORECASE,
@@ -38,33 +35,16 @@ _MEMORY_TO_FACT_TYPE = {"preference": "preference", "decision": "decision", "rul
                         "learning": "semantic", "issue": "fact", "fact": "fact"}
 _PROCEDURAL = re.compile(r"^(run|use|install|call|set|add|open|restart|deploy|to \w+,?)\b|\bhow to\b", re.IGNORECASE)
 
-_SENTENCE_STARTERS = frozenset("""
-run use install call set add open restart deploy remember note please maybe also then now today yesterday
-tomorrow currently recently finally however always never sometimes usually make check try keep avoid
-everyone someone nobody yes sure
-""".split())
-
 MIN_WORDS = 3
 BASE_CONFIDENCE = 0.8
 TYPED_CONFIDENCE = 0.9  # preference/decision keywords are strong evidence of a durable fact
 WEAK_CONFIDENCE = 0.5  # hedged or not self-contained: proposed, below the default write floor
 ENTITY_CONFIDENCE = 0.6
-MAX_RELATION_WORDS = 5
-_RELATION_EDGE_WORDS = frozenset({"the", "a", "an", "and", "but", "or", "so"})
 
 # Decision thresholds on subject-word coverage (share of one side's words found in the other).
 RESTATE_COVERAGE = 0.9
 EXTEND_COVERAGE = 0.8
 CONTRADICTION_COVERAGE = 0.6
-
-
-def sentences(text: str) -> list[str]:
-    out = []
-    for part in _SENTENCE_END.split(text):
-        part = _BULLET.sub("", part or "").strip()
-        if part:
-            out.append(part)
-    return out
 
 
 def _fact_type(sentence: str) -> str:
@@ -75,7 +55,7 @@ def _fact_type(sentence: str) -> str:
 
 
 def _fact(sentence: str) -> dict[str, Any] | None:
-    words = _WORD.findall(sentence)
+    words = WORD.findall(sentence)
     if len(words) < MIN_WORDS or sentence.endswith("?") or _SMALL_TALK.match(sentence):
         return None
     if not subject_words(sentence):
@@ -88,46 +68,6 @@ def _fact(sentence: str) -> dict[str, Any] | None:
     else:
         confidence = BASE_CONFIDENCE
     return {"content": sentence, "type": fact_type, "confidence": confidence}
-
-
-def _is_proper(word: str, first: bool) -> bool:
-    lower = word.lower()
-    if lower in STOP_WORDS or word == "I":
-        return False
-    if any(c.isupper() for c in word[1:]) or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word)):
-        return True  # PostgreSQL, iOS, qwen3: names whatever their position
-    # Every sentence starts with a capital: there, only words that are not common starters count.
-    return word[0].isupper() and not (first and lower in _SENTENCE_STARTERS)
-
-
-def triples(sentence: str) -> list[dict[str, Any]]:
-    """(proper-noun span, short lowercase verb phrase, proper-noun span) within one sentence."""
-    tokens = _WORD.findall(sentence)
-    spans: list[tuple[int, int]] = []  # [start, end) token ranges of proper-noun runs
-    i = 0
-    while i < len(tokens):
-        if _is_proper(tokens[i], i == 0):
-            j = i + 1
-            while j < len(tokens) and _is_proper(tokens[j], False):
-                j += 1
-            spans.append((i, j))
-            i = j
-        else:
-            i += 1
-    found = []
-    for (s1, e1), (s2, e2) in zip(spans, spans[1:]):
-        gap = [w for w in tokens[e1:s2]]
-        while gap and gap[0].lower() in _RELATION_EDGE_WORDS:
-            gap.pop(0)
-        while gap and gap[-1].lower() in _RELATION_EDGE_WORDS:
-            gap.pop()
-        if not 1 <= len(gap) <= MAX_RELATION_WORDS or not all(w.islower() for w in gap):
-            continue
-        if all(w in STOP_WORDS for w in gap):
-            continue  # "for", "in": a preposition alone is not a relationship
-        found.append({"source": " ".join(tokens[s1:e1]), "relationship": " ".join(gap),
-                      "target": " ".join(tokens[s2:e2]), "confidence": ENTITY_CONFIDENCE})
-    return found
 
 
 def _coverage(part: set[str], whole: set[str]) -> float:
@@ -154,7 +94,8 @@ class RulesLlm:
             if fact and key not in seen:
                 seen.add(key)
                 facts.append(fact)
-            entities.extend(triples(sentence))
+            entities.extend({"source": a, "relationship": rel, "target": b, "confidence": ENTITY_CONFIDENCE}
+                            for a, rel, b in triples(sentence))
         return {"facts": facts, "entities": entities}
 
     def decide(self, fact: str, candidates: list[tuple[str, str]]) -> dict[str, Any]:

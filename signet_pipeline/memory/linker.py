@@ -1,0 +1,90 @@
+"""Inline entity linker (spec memory-pipeline "Inline Entity Linker"): runs inside the remember
+write transaction, no network, regexes and a few SQLite writes.
+
+For each sentence of a memory: proper-noun names (>= 4 characters) become entities of the
+memory's agent (resolved by canonical name or created) with a mention row; the sentence becomes
+an attribute of each entity it names, under an aspect inferred from its verbs ("prefers" ->
+preferences, "uses" -> stack...). Decision language (14 patterns) makes it a `constraint` with
+importance 0.85, so traversal always surfaces it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import apsw
+
+from signet_pipeline.memory.content import normalize_content
+from signet_pipeline.memory.entities import canonical_name, names, sentences
+from signet_pipeline.store import graph as graph_store
+
+# (aspect, pattern): the first match names the aspect of a sentence; none -> "general".
+ASPECT_PATTERNS: list[tuple[str, re.Pattern[str]]] = [(aspect, re.compile(p, re.IGNORECASE)) for aspect, p in (
+    ("decisions", r"\b(decided|agreed|chose|chosen|settled on|opted|going with|will use)\b"),
+    ("preferences", r"\b(prefers?|preferred|likes?|loves?|hates?|dislikes?|enjoys?|favou?rite)\b"),
+    ("stack", r"\b(uses?|using|used|runs? on|built (with|on)|depends? on|relies on|deployed (to|on))\b"),
+    ("work", r"\b(works?|worked|working) (at|for|on)\b|\b(employed|hired|joined|manages?|leads?)\b"),
+    ("location", r"\b(lives?|lived|living|moved|based|located|relocated) (in|to|at)\b"),
+    ("relationships", r"\b(married|friend|sister|brother|mother|father|partner|wife|husband|colleague)\b"),
+    ("schedule", r"\b(every|each) (day|week|month|monday|tuesday|wednesday|thursday|friday)\b|\b(deadline|due)\b"),
+)]
+DEFAULT_ASPECT = "general"
+
+# Decision language: an attribute matching any of these is a constraint.
+DECISION_PATTERNS: list[re.Pattern[str]] = [re.compile(p, re.IGNORECASE) for p in (
+    r"\bdecided\b", r"\bagreed\b", r"\bwill use\b", r"\b(chose|chosen)\b", r"\bgoing with\b",
+    r"\bsettled on\b", r"\bopted (for|to)\b", r"\bswitch(ed)? (to|from)\b", r"\binstead of\b",
+    r"\b(use|prefer|pick|picked)\s+[\w.+#-]+\s+over\b", r"\bmust( not|n't)?\b", r"\bnever\b",
+    r"\balways\b", r"\b(policy|rule) is\b",
+)]
+CONSTRAINT_IMPORTANCE = 0.85
+ATTRIBUTE_IMPORTANCE = 0.5
+LINKER_CONFIDENCE = 0.6
+
+
+def aspect_of(sentence: str) -> str:
+    return next((aspect for aspect, pattern in ASPECT_PATTERNS if pattern.search(sentence)), DEFAULT_ASPECT)
+
+
+def is_decision(sentence: str) -> bool:
+    return any(p.search(sentence) for p in DECISION_PATTERNS)
+
+
+@dataclass
+class LinkStats:
+    entities: int = 0
+    mentions: int = 0
+    attributes: int = 0
+    constraints: int = 0
+
+
+def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id: str, now: str) -> LinkStats:
+    """Write the graph structure of one memory (call inside the memory's write transaction)."""
+    stats = LinkStats()
+    entity_ids: dict[str, str] = {}
+    for sentence in sentences(content):
+        found = names(sentence)
+        if not found:
+            continue
+        aspect = aspect_of(sentence)
+        constraint = is_decision(sentence)
+        normalized = normalize_content(sentence).normalized
+        for name in found:
+            canonical = canonical_name(name)
+            entity_id = entity_ids.get(canonical)
+            if entity_id is None:
+                entity_id = graph_store.upsert_entity(conn, agent_id=agent_id, name=name, canonical=canonical, now=now)
+                entity_ids[canonical] = entity_id
+                stats.entities += 1
+                stats.mentions += graph_store.add_mention(conn, memory_id=memory_id, entity_id=entity_id,
+                                                          mention_text=name, confidence=LINKER_CONFIDENCE, now=now)
+            aspect_id = graph_store.upsert_aspect(conn, entity_id=entity_id, name=aspect, now=now)
+            added = graph_store.add_attribute(
+                conn, entity_id=entity_id, aspect_id=aspect_id, memory_id=memory_id,
+                kind="constraint" if constraint else "attribute", content=sentence, normalized=normalized,
+                confidence=LINKER_CONFIDENCE, importance=CONSTRAINT_IMPORTANCE if constraint else ATTRIBUTE_IMPORTANCE,
+                now=now)
+            stats.attributes += added
+            stats.constraints += added and constraint
+    return stats

@@ -1,0 +1,76 @@
+"""Graph persistence of extracted triples (spec memory-pipeline "Knowledge Graph").
+
+Runs in its own transaction after the fact writes; a failure is logged and never reverts the
+facts. Entities are resolved by canonical name within the memory's agent (names shorter than 4
+characters rejected), both ends get a mention of the source memory, the relation is asserted
+(running-average confidence) and mirrored as a typed dependency edge for traversal. Idempotent:
+re-processing a memory adds nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass
+
+from signet_pipeline.memory.entities import MIN_ENTITY_NAME, canonical_name
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.stages.extraction import ExtractedEntity
+from signet_pipeline.store import graph as graph_store
+from signet_pipeline.store.db import Row
+from signet_pipeline.timeutil import now_iso
+
+log = logging.getLogger("signet.graph")
+
+# Relationship phrase -> dependency type (the reference's DependencyType values).
+DEPENDENCY_TYPES: list[tuple[str, re.Pattern[str]]] = [(t, re.compile(p, re.IGNORECASE)) for t, p in (
+    ("uses", r"\b(use|uses|used|using|built (with|on)|runs? on|deployed (to|on))\b"),
+    ("depends_on", r"\b(depends?|requires?|needs?|relies)\b"),
+    ("part_of", r"\b(part of|member of|belongs? to|works? (at|for)|joined|inside|within)\b"),
+)]
+
+
+def dependency_type(relationship: str) -> str:
+    return next((t for t, pattern in DEPENDENCY_TYPES if pattern.search(relationship)), "related_to")
+
+
+@dataclass
+class GraphReport:
+    triples: int = 0
+    rejected: int = 0
+    new_relations: int = 0
+    new_mentions: int = 0
+    failed: str | None = None
+
+
+def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEntity]) -> GraphReport:
+    report = GraphReport(triples=len(triples))
+    if not triples:
+        return report
+    try:
+        with svc.db.write() as conn:
+            now = now_iso()
+            for triple in triples:
+                ends = [(name, canonical_name(name)) for name in (triple.source, triple.target)]
+                if any(len(canonical) < MIN_ENTITY_NAME for _, canonical in ends) or ends[0][1] == ends[1][1]:
+                    report.rejected += 1
+                    continue
+                ids = []
+                for name, canonical in ends:
+                    entity_id = graph_store.upsert_entity(conn, agent_id=source["agent_id"], name=name,
+                                                          canonical=canonical, now=now)
+                    report.new_mentions += graph_store.add_mention(
+                        conn, memory_id=source["id"], entity_id=entity_id, mention_text=name,
+                        confidence=triple.confidence, now=now)
+                    ids.append(entity_id)
+                relationship = triple.relationship.strip().lower()
+                if graph_store.link_relation(conn, source_id=ids[0], target_id=ids[1], relation_type=relationship,
+                                             confidence=triple.confidence, memory_id=source["id"], now=now):
+                    report.new_relations += 1
+                    graph_store.upsert_dependency(conn, source_id=ids[0], target_id=ids[1],
+                                                  dependency_type=dependency_type(relationship),
+                                                  strength=triple.confidence, now=now)
+    except Exception as exc:  # non-fatal by spec: the facts are already committed
+        log.warning("graph persistence failed for memory %s: %s", source["id"], exc)
+        report.failed = str(exc)
+    return report

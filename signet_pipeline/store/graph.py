@@ -1,0 +1,182 @@
+"""SQL for the knowledge-graph family: entities, mentions, relations, aspects, attributes,
+dependencies, communities. Every function runs inside the caller's transaction."""
+
+from __future__ import annotations
+
+import json
+import uuid
+
+import apsw
+
+from signet_pipeline.store.db import Row, rows, scalar
+
+CONSTELLATION_LIMIT = 500
+
+
+def upsert_entity(conn: apsw.Connection, *, agent_id: str, name: str, canonical: str, now: str,
+                  entity_type: str = "extracted") -> str:
+    """The entity's id, created if new; a known type replaces 'extracted', never the reverse."""
+    return scalar(
+        conn,
+        "INSERT INTO entities(id, name, canonical_name, entity_type, agent_id, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(agent_id, canonical_name) DO UPDATE SET updated_at = excluded.updated_at, "
+        "entity_type = CASE WHEN entities.entity_type = 'extracted' THEN excluded.entity_type ELSE entities.entity_type END "
+        "RETURNING id",
+        (str(uuid.uuid4()), name, canonical, entity_type, agent_id, now, now),
+    )
+
+
+def add_mention(conn: apsw.Connection, *, memory_id: str, entity_id: str, mention_text: str, confidence: float,
+                now: str) -> bool:
+    """Link a memory to an entity; the entity's `mentions` grows only for a new link (idempotent)."""
+    conn.execute("INSERT OR IGNORE INTO memory_entity_mentions(memory_id, entity_id, mention_text, confidence, "
+                 "created_at) VALUES (?, ?, ?, ?, ?)", (memory_id, entity_id, mention_text, confidence, now))
+    if conn.changes() == 0:
+        return False
+    conn.execute("UPDATE entities SET mentions = mentions + 1, updated_at = ? WHERE id = ?", (now, entity_id))
+    return True
+
+
+def upsert_aspect(conn: apsw.Connection, *, entity_id: str, name: str, now: str) -> str:
+    return scalar(
+        conn,
+        "INSERT INTO entity_aspects(id, entity_id, name, canonical_name, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(entity_id, canonical_name) DO UPDATE SET updated_at = excluded.updated_at "
+        "RETURNING id",
+        (str(uuid.uuid4()), entity_id, name, name.strip().lower(), now, now),
+    )
+
+
+def add_attribute(conn: apsw.Connection, *, entity_id: str, aspect_id: str | None, memory_id: str, kind: str,
+                  content: str, normalized: str, confidence: float, importance: float, now: str) -> bool:
+    conn.execute(
+        "INSERT OR IGNORE INTO entity_attributes(id, entity_id, aspect_id, memory_id, kind, content, normalized_content, "
+        "confidence, importance, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (str(uuid.uuid4()), entity_id, aspect_id, memory_id, kind, content, normalized, confidence, importance,
+         now, now),
+    )
+    return conn.changes() > 0
+
+
+def link_relation(conn: apsw.Connection, *, source_id: str, target_id: str, relation_type: str, confidence: float,
+                  memory_id: str, now: str) -> bool:
+    """A memory asserts a relation (strength 1.0). The first assertion per memory counts: `mentions`
+    grows and confidence becomes the running average; re-processing the memory changes nothing.
+    Returns whether this memory's assertion is new."""
+    relation_id = scalar(
+        conn,
+        "INSERT INTO relations(id, source_entity_id, target_entity_id, relation_type, mentions, confidence, created_at, "
+        "updated_at) VALUES (?, ?, ?, ?, 0, 0, ?, ?) ON CONFLICT(source_entity_id, target_entity_id, relation_type) "
+        "DO UPDATE SET relation_type = excluded.relation_type RETURNING id",
+        (str(uuid.uuid4()), source_id, target_id, relation_type, now, now),
+    )
+    conn.execute("INSERT OR IGNORE INTO relation_mentions(relation_id, memory_id) VALUES (?, ?)", (relation_id, memory_id))
+    if conn.changes() == 0:
+        return False
+    conn.execute("UPDATE relations SET confidence = (confidence * mentions + ?) / (mentions + 1), "
+                 "mentions = mentions + 1, updated_at = ? WHERE id = ?", (confidence, now, relation_id))
+    return True
+
+
+def upsert_dependency(conn: apsw.Connection, *, source_id: str, target_id: str, dependency_type: str,
+                      strength: float, now: str) -> None:
+    """Directed edge for traversal; a repeat keeps the strongest evidence."""
+    conn.execute(
+        "INSERT INTO entity_dependencies(id, source_entity_id, target_entity_id, dependency_type, strength, created_at, "
+        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(source_entity_id, target_entity_id, dependency_type) "
+        "DO UPDATE SET strength = max(entity_dependencies.strength, excluded.strength), updated_at = excluded.updated_at",
+        (str(uuid.uuid4()), source_id, target_id, dependency_type, strength, now, now),
+    )
+
+
+def forget_memories(conn: apsw.Connection, memory_ids: list[str], *, now: str) -> tuple[int, int]:
+    """Retention hook for purged memories: drop their mentions, decrement `mentions` (floor 0),
+    remove unpinned entities left with none (relations, aspects, attributes follow by cascade).
+    Returns (entities decremented, entities removed)."""
+    ids = json.dumps(memory_ids)
+    counts = list(conn.execute(
+        "SELECT entity_id, count(*) FROM memory_entity_mentions WHERE memory_id IN (SELECT value FROM json_each(?)) "
+        "GROUP BY entity_id", (ids,)))
+    conn.execute("DELETE FROM memory_entity_mentions WHERE memory_id IN (SELECT value FROM json_each(?))", (ids,))
+    conn.execute("UPDATE entity_attributes SET status = 'deleted', updated_at = ? "
+                 "WHERE memory_id IN (SELECT value FROM json_each(?)) AND status = 'active'", (now, ids))
+    conn.executemany("UPDATE entities SET mentions = max(0, mentions - ?), updated_at = ? WHERE id = ?",
+                     [(n, now, entity_id) for entity_id, n in counts])
+    touched = json.dumps([entity_id for entity_id, _ in counts])
+    conn.execute("DELETE FROM entities WHERE id IN (SELECT value FROM json_each(?)) AND mentions = 0 AND pinned = 0",
+                 (touched,))
+    return len(counts), conn.changes()
+
+
+def list_entities(conn: apsw.Connection, *, agent_id: str, limit: int, offset: int, query: str | None = None,
+                  entity_type: str | None = None) -> list[Row]:
+    """Pinned first (most recently pinned first), then by mentions (spec listKnowledgeEntities)."""
+    where = ["e.agent_id = :agent"]
+    params: dict = {"agent": agent_id, "limit": limit, "offset": offset}
+    if query:
+        where.append("e.canonical_name LIKE :q ESCAPE '\\'")
+        params["q"] = "%" + query.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%"
+    if entity_type:
+        where.append("e.entity_type = :type")
+        params["type"] = entity_type
+    return rows(conn, "SELECT e.*, (SELECT count(*) FROM entity_aspects a WHERE a.entity_id = e.id) AS aspect_count "
+                      f"FROM entities e WHERE {' AND '.join(where)} "
+                      "ORDER BY e.pinned DESC, e.pinned_at DESC, e.mentions DESC, e.canonical_name "
+                      "LIMIT :limit OFFSET :offset", params)
+
+
+def count_entities(conn: apsw.Connection, agent_id: str) -> int:
+    return int(scalar(conn, "SELECT count(*) FROM entities WHERE agent_id = ?", (agent_id,)) or 0)
+
+
+def set_pinned(conn: apsw.Connection, *, entity_id: str, agent_id: str, pinned: bool, now: str) -> Row | None:
+    found = rows(conn, "UPDATE entities SET pinned = ?, pinned_at = ?, updated_at = ? WHERE id = ? AND agent_id = ? "
+                       "RETURNING *", (int(pinned), now if pinned else None, now, entity_id, agent_id))
+    return found[0] if found else None
+
+
+def constellation(conn: apsw.Connection, agent_id: str) -> dict[str, list[Row]]:
+    """Up to 500 entities with mentions, a pin or an aspect; their aspects, active attributes and
+    the dependencies between them (spec getKnowledgeGraphForConstellation)."""
+    entities = rows(conn, "SELECT e.* FROM entities e WHERE e.agent_id = ? AND (e.mentions > 0 OR e.pinned = 1 OR "
+                          "EXISTS (SELECT 1 FROM entity_aspects a WHERE a.entity_id = e.id)) "
+                          "ORDER BY e.pinned DESC, e.mentions DESC LIMIT ?", (agent_id, CONSTELLATION_LIMIT))
+    ids = json.dumps([e["id"] for e in entities])
+    in_set = "(SELECT value FROM json_each(:ids))"
+    return {
+        "entities": entities,
+        "aspects": rows(conn, f"SELECT * FROM entity_aspects WHERE entity_id IN {in_set} ORDER BY weight DESC",
+                        {"ids": ids}),
+        "attributes": rows(conn, f"SELECT * FROM entity_attributes WHERE entity_id IN {in_set} AND status = 'active' "
+                                 "ORDER BY importance DESC", {"ids": ids}),
+        "dependencies": rows(conn, f"SELECT * FROM entity_dependencies WHERE source_entity_id IN {in_set} "
+                                   f"AND target_entity_id IN {in_set}", {"ids": ids}),
+    }
+
+
+def weighted_edges(conn: apsw.Connection, agent_id: str) -> list[tuple[str, str, float]]:
+    """Undirected edge weights for community detection: dependencies and relations summed."""
+    return [(r[0], r[1], float(r[2])) for r in conn.execute(
+        "SELECT a, b, sum(w) FROM ("
+        " SELECT min(d.source_entity_id, d.target_entity_id) AS a, max(d.source_entity_id, d.target_entity_id) AS b, "
+        " d.strength AS w FROM entity_dependencies d JOIN entities e ON e.id = d.source_entity_id WHERE e.agent_id = ? "
+        " UNION ALL "
+        " SELECT min(r.source_entity_id, r.target_entity_id), max(r.source_entity_id, r.target_entity_id), "
+        " r.confidence * r.mentions FROM relations r JOIN entities e ON e.id = r.source_entity_id WHERE e.agent_id = ?"
+        ") WHERE a <> b GROUP BY a, b", (agent_id, agent_id))]
+
+
+def graph_agents(conn: apsw.Connection) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT DISTINCT agent_id FROM entities ORDER BY agent_id")]
+
+
+def replace_communities(conn: apsw.Connection, *, agent_id: str, assignment: dict[str, str],
+                        communities: list[tuple[str, str, int]], modularity: float, now: str) -> None:
+    """Persist one agent's partition: entity_communities rows and entities.community_id."""
+    conn.execute("DELETE FROM entity_communities WHERE agent_id = ?", (agent_id,))
+    conn.executemany("INSERT INTO entity_communities(id, agent_id, label, size, modularity, computed_at) "
+                     "VALUES (?, ?, ?, ?, ?, ?)", [(cid, agent_id, label, size, modularity, now)
+                                                   for cid, label, size in communities])
+    conn.execute("UPDATE entities SET community_id = NULL WHERE agent_id = ?", (agent_id,))
+    conn.executemany("UPDATE entities SET community_id = ? WHERE id = ?",
+                     [(cid, entity_id) for entity_id, cid in assignment.items()])

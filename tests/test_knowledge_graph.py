@@ -1,0 +1,128 @@
+"""Knowledge graph: inline linker, triple persistence, retention hook, API endpoints."""
+
+import pytest
+
+from signet_pipeline.memory.linker import aspect_of, is_decision
+from signet_pipeline.memory.models import RememberRequest
+from signet_pipeline.memory.remember import remember
+from signet_pipeline.stages.extraction import ExtractedEntity
+from signet_pipeline.stages.graph import dependency_type, persist_triples
+from signet_pipeline.store import graph as graph_store
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.timeutil import now_iso
+from tests.conftest import remember as api_remember
+
+
+def q(svc, sql, *params):
+    return svc.db.reader().execute(sql, params).fetchall()
+
+
+def test_linker_writes_entities_aspects_attributes_and_constraints(svc):
+    mid = remember(svc, RememberRequest(
+        content="We decided to use Postgres over MySQL for Signet. Nicholai prefers tabs. Bob likes jazz.")).id
+    assert sorted(r[0] for r in q(svc, "SELECT name FROM entities")) == ["MySQL", "Nicholai", "Postgres", "Signet"]
+    attrs = {(r[0], r[1], r[2], r[3]) for r in q(svc, """
+        SELECT e.name, a.name, t.kind, t.importance FROM entity_attributes t JOIN entities e ON e.id = t.entity_id
+        JOIN entity_aspects a ON a.id = t.aspect_id WHERE t.memory_id = ?""", mid)}
+    assert ("Postgres", "decisions", "constraint", 0.85) in attrs
+    assert ("Nicholai", "preferences", "attribute", 0.5) in attrs
+    assert q(svc, "SELECT count(*) FROM memory_entity_mentions WHERE memory_id = ?", mid)[0][0] == 4
+
+
+def test_linker_resolves_known_entities_and_counts_mentions_per_agent(svc):
+    remember(svc, RememberRequest(content="Priya Sharma maintains the billing service"))
+    remember(svc, RememberRequest(content="The billing service is owned by Priya Sharma now"))
+    remember(svc, RememberRequest(content="Priya Sharma joined the team in March", agentId="other"))
+    assert q(svc, "SELECT agent_id, mentions FROM entities WHERE canonical_name = 'priya sharma' ORDER BY agent_id") \
+        == [("default", 2), ("other", 1)]
+
+
+def test_linking_is_off_when_the_graph_is_disabled(make_service):
+    svc = make_service(memory={"pipelineV2": {"graphEnabled": False}})
+    remember(svc, RememberRequest(content="Nicholai decided to use PostgreSQL for Signet"))
+    assert q(svc, "SELECT count(*) FROM entities")[0][0] == 0
+
+
+@pytest.mark.parametrize("sentence, aspect, decision", [
+    ("We decided to use Postgres over MySQL", "decisions", True),
+    ("Nicholai prefers dark mode", "preferences", False),
+    ("Signet runs on SQLite", "stack", False),
+    ("Alice works at Google", "work", False),
+    ("Deploys must never happen on Fridays", "general", True),
+    ("Maria moved to Lisbon last year", "location", False),
+])
+def test_aspects_from_verbs_and_decision_language(sentence, aspect, decision):
+    assert (aspect_of(sentence), is_decision(sentence)) == (aspect, decision)
+
+
+def triple(source, rel, target, confidence=0.8):
+    return ExtractedEntity(source=source, relationship=rel, target=target, confidence=confidence)
+
+
+def test_triples_persist_idempotently_with_a_running_average(svc):
+    first = remember(svc, RememberRequest(content="Signet uses SQLite for storage"))
+    second = remember(svc, RememberRequest(content="Signet keeps everything in SQLite"))
+    source = mem_store.get(svc.db.reader(), first.id)
+    report = persist_triples(svc, source, [triple("Signet", "uses", "SQLite", 0.8), triple("AI", "likes", "Signet")])
+    assert (report.new_relations, report.rejected) == (1, 1)  # "AI" is shorter than 4 characters
+    again = persist_triples(svc, source, [triple("Signet", "uses", "SQLite", 0.8)])
+    assert (again.new_relations, again.new_mentions) == (0, 0)
+    persist_triples(svc, mem_store.get(svc.db.reader(), second.id), [triple("Signet", "uses", "SQLite", 0.4)])
+    assert q(svc, "SELECT mentions, round(confidence, 3), strength FROM relations") == [(2, 0.6, 1.0)]
+    assert q(svc, "SELECT dependency_type, strength FROM entity_dependencies") == [("uses", 0.8)]
+    mentions = dict(q(svc, "SELECT canonical_name, mentions FROM entities"))
+    assert mentions == {"signet": 2, "sqlite": 2}  # the linker's mentions and the triples' are one link per memory
+
+
+@pytest.mark.parametrize("relationship, expected", [
+    ("uses", "uses"), ("is built with", "uses"), ("depends on", "depends_on"), ("works at", "part_of"),
+    ("met", "related_to"),
+])
+def test_dependency_types(relationship, expected):
+    assert dependency_type(relationship) == expected
+
+
+def test_forgetting_memories_decrements_mentions_and_removes_orphans(svc):
+    a = remember(svc, RememberRequest(content="Nicholai maintains Signet")).id
+    b = remember(svc, RememberRequest(content="Signet ships weekly releases")).id
+    with svc.db.write() as conn:
+        pinned = conn.execute("SELECT id FROM entities WHERE canonical_name = 'nicholai'").fetchone()[0]
+    remember(svc, RememberRequest(content="Gregor reviews the Signet roadmap"))
+    with svc.db.write() as conn:
+        graph_store.set_pinned(conn, entity_id=pinned, agent_id="default", pinned=True, now=now_iso())
+        decremented, removed = graph_store.forget_memories(conn, [a, b], now=now_iso())
+    assert decremented == 2 and removed == 0  # nicholai is pinned; signet still has the third memory
+    assert dict(q(svc, "SELECT canonical_name, mentions FROM entities")) == {"nicholai": 0, "signet": 1, "gregor": 1}
+    with svc.db.write() as conn:
+        graph_store.set_pinned(conn, entity_id=pinned, agent_id="default", pinned=False, now=now_iso())
+        c = conn.execute("SELECT memory_id FROM memory_entity_mentions LIMIT 1").fetchone()[0]
+        assert graph_store.forget_memories(conn, [c], now=now_iso()) == (2, 2)
+    assert q(svc, "SELECT canonical_name FROM entities") == [("nicholai",)]  # unpinned but not touched by that purge
+    assert q(svc, "SELECT count(*) FROM entity_attributes WHERE status = 'active'")[0][0] == 0
+
+
+def test_entity_endpoints_list_pinned_first_and_pin_unpin(client):
+    api_remember(client, "Signet stores memories in SQLite. Signet recalls them with FTS5 and vectors.")
+    api_remember(client, "Gregor reviews the Signet roadmap with Priya Sharma")
+    listing = client.get("/api/knowledge/entities").json()
+    assert listing["entities"][0]["canonicalName"] == "signet" and listing["total"] == 5  # + sqlite, fts5
+    priya = next(e for e in listing["entities"] if e["name"] == "Priya Sharma")
+    pinned = client.post(f"/api/knowledge/entities/{priya['id']}/pin")
+    assert pinned.status_code == 200 and pinned.json()["pinned"] is True
+    assert client.get("/api/knowledge/entities").json()["entities"][0]["id"] == priya["id"]
+    assert client.get("/api/knowledge/entities", params={"q": "greg"}).json()["entities"][0]["name"] == "Gregor"
+    assert client.delete(f"/api/knowledge/entities/{priya['id']}/pin").json()["pinned"] is False
+    missing = client.post("/api/knowledge/entities/nope/pin")
+    assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
+    other_agent = client.post(f"/api/knowledge/entities/{priya['id']}/pin", params={"agentId": "someone-else"})
+    assert other_agent.status_code == 404
+    assert client.get("/api/knowledge/entities", params={"limit": 0}).status_code == 422
+
+
+def test_constellation_nests_aspects_and_attributes(client):
+    api_remember(client, "We decided to use Postgres over MySQL for Signet")
+    body = client.get("/api/knowledge/constellation").json()
+    postgres = next(e for e in body["entities"] if e["canonicalName"] == "postgres")
+    assert postgres["aspects"][0]["name"] == "decisions"
+    assert postgres["aspects"][0]["attributes"][0]["kind"] == "constraint"
+    assert body["dependencies"] == []
