@@ -5,10 +5,16 @@ from __future__ import annotations
 import dagster as dg
 
 from signet_pipeline.assets.extraction import derived_facts, memory_decisions, memory_extractions
+from signet_pipeline.assets.graph import entity_communities
 
 extract_memories_job = dg.define_asset_job(
     "extract_memories",
     selection=dg.AssetSelection.assets(memory_extractions, memory_decisions, derived_facts),
     description="One batch of `extract` jobs: lease -> extract -> decide -> controlled writes. Launched by "
                 "extract_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
+)
+
+communities_job = dg.define_asset_job(
+    "detect_communities", selection=dg.AssetSelection.assets(entity_communities),
+    description="Recompute entity communities for every agent.",
 )

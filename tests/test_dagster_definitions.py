@@ -39,6 +39,7 @@ def test_every_definition_is_described_and_grouped():
     assert len(checks) >= 2 and all(c.description for c in checks)
     repo = defs.get_repository_def()
     assert repo.sensor_defs and all(s.description for s in repo.sensor_defs)
+    assert repo.schedule_defs and all(s.description for s in repo.schedule_defs)
     for job in repo.get_all_jobs():
         if not job.name.startswith("__"):
             assert job.description, job.name

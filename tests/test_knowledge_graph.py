@@ -126,3 +126,34 @@ def test_constellation_nests_aspects_and_attributes(client):
     assert postgres["aspects"][0]["name"] == "decisions"
     assert postgres["aspects"][0]["attributes"][0]["kind"] == "constraint"
     assert body["dependencies"] == []
+
+
+def test_community_asset_recovers_planted_groups(svc, workspace):
+    import random
+
+    import dagster as dg
+    import igraph as ig
+
+    from signet_pipeline.assets.graph import entity_communities
+    from signet_pipeline.resources import SignetStoreResource
+
+    rng = random.Random(3)
+    groups, size = 4, 25
+    now = now_iso()
+    with svc.db.write() as conn:
+        ids = [[graph_store.upsert_entity(conn, agent_id="default", name=f"Node{g}x{i}", canonical=f"node{g}x{i}",
+                                          now=now) for i in range(size)] for g in range(groups)]
+        flat = [(g, e) for g, members in enumerate(ids) for e in members]
+        for (ga, a), (gb, b) in ((x, y) for i, x in enumerate(flat) for y in flat[i + 1:]):
+            if rng.random() < (0.3 if ga == gb else 0.01):
+                graph_store.upsert_dependency(conn, source_id=a, target_id=b, dependency_type="related_to",
+                                              strength=rng.uniform(0.5, 1.0), now=now)
+    result = dg.materialize([entity_communities], resources={"signet": SignetStoreResource(workspace=str(workspace))})
+    meta = result.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+    assert meta["quality"].value == {"default": "strong"} and meta["modularity"].value >= 0.5
+    assigned = dict(q(svc, "SELECT id, community_id FROM entities"))
+    planted = [g for g, _ in flat]
+    found_labels = {cid: i for i, cid in enumerate(sorted(set(assigned.values())))}
+    found = [found_labels[assigned[e]] for _, e in flat]
+    assert ig.compare_communities(planted, found, method="nmi") >= 0.9
+    assert q(svc, "SELECT count(*), sum(size) FROM entity_communities") == [(len(found_labels), groups * size)]
