@@ -12,14 +12,15 @@ def imported_roots(setup: str, forbidden: tuple[str, ...]) -> list[str]:
     return [name for name in result.stdout.strip().split(",") if name]
 
 
-def test_the_api_never_imports_dagster_or_umap():
+def test_the_api_never_imports_dagster_or_heavy_pipeline_libraries():
     setup = "from signet_api.app import create_app\ncreate_app()"
-    assert imported_roots(setup, ("dagster", "umap", "numba")) == []
+    assert imported_roots(setup, ("dagster", "umap", "numba", "igraph")) == []
 
 
 def test_domain_modules_import_neither_dagster_nor_fastapi():
     setup = ("import signet_pipeline.memory.recall, signet_pipeline.memory.remember, signet_pipeline.memory.reads,"
-             " signet_pipeline.memory.status, signet_pipeline.store.migrate")
+             " signet_pipeline.memory.status, signet_pipeline.store.migrate, signet_pipeline.memory.knowledge,"
+             " signet_pipeline.pipeline.extraction, signet_pipeline.stages.communities")
     assert imported_roots(setup, ("dagster", "fastapi", "starlette")) == []
 
 
