@@ -112,6 +112,41 @@ class ExtractionConfig(_Section):
         return {"ollama": "http://localhost:11434", "openai": "https://api.openai.com"}.get(self.provider)
 
 
+class GraphConfig(_Section):
+    """Legacy graph boost (used when traversal finds no focal entity)."""
+
+    enabled: bool = True
+    boost_weight: float = Field(0.15, ge=0.0, le=1.0)
+    boost_timeout_ms: int = Field(500, ge=50, le=5000)
+
+
+class TraversalConfig(_Section):
+    """Graph traversal as a recall path (spec knowledge-graph "Walk Algorithm")."""
+
+    enabled: bool = True
+    max_aspects_per_entity: int = Field(10, ge=1, le=100)
+    max_attributes_per_aspect: int = Field(20, ge=1, le=500)
+    max_dependency_hops: int = Field(30, ge=0, le=500)
+    min_dependency_strength: float = Field(0.3, ge=0.0, le=1.0)
+    timeout_ms: int = Field(500, ge=10, le=10_000)
+    max_focal_entities: int = Field(20, ge=1, le=200)
+    # Share of the result slots kept for flat FTS/vector candidates (the issue: at least 40%).
+    flat_slot_share: float = Field(0.4, ge=0.4, le=1.0)
+    cosine_weight: float = Field(0.7, ge=0.0, le=1.0, description="traversal score = w*cosine + (1-w)*structural")
+
+
+class DampeningConfig(_Section):
+    """Post-fusion corrections (spec "Post-Fusion Dampening"), each toggleable."""
+
+    gravity_enabled: bool = True
+    hub_enabled: bool = True
+    resolution_enabled: bool = True
+    hub_percentile: float = Field(0.9, ge=0.0, le=1.0)
+    hub_penalty: float = Field(0.7, ge=0.0, le=1.0)
+    gravity_penalty: float = Field(0.5, ge=0.0, le=1.0)
+    resolution_boost: float = Field(1.2, ge=1.0, le=3.0)
+
+
 class PipelineV2Config(_Section):
     enabled: bool = True
     shadow_mode: bool = False
@@ -123,6 +158,16 @@ class PipelineV2Config(_Section):
     semantic_contradiction_timeout_ms: int = Field(45_000, ge=5_000, le=300_000)
     extraction: ExtractionConfig = ExtractionConfig()
     worker: WorkerConfig = WorkerConfig()
+    graph: GraphConfig = GraphConfig()
+    traversal: TraversalConfig = TraversalConfig()
+    dampening: DampeningConfig = DampeningConfig()
+
+    @property
+    def graph_on(self) -> bool:
+        """`graph.enabled`, or the legacy flat `graphEnabled` when only it is set."""
+        if "enabled" in self.graph.model_fields_set:
+            return self.graph.enabled
+        return self.graph_enabled
 
     @property
     def write_confidence_floor(self) -> float:

@@ -20,6 +20,7 @@ the caller waited for the vector leg after its own work) and `final_rank`. Score
 from __future__ import annotations
 
 import logging
+import math
 import time
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -30,6 +31,8 @@ from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.fts_query import QueryTerms, match_for, query_tokens, within_budget
 from signet_pipeline.memory.models import RecallHit, RecallRequest, RecallResult
 from signet_pipeline.memory.content import tags_text
+from signet_pipeline.memory.dampening import Candidate, dampen
+from signet_pipeline.memory.graph_recall import Traversal, boost_ids, traverse
 from signet_pipeline.memory.hubness import dampen_hubs
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import memories as mem_store
@@ -112,14 +115,14 @@ def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) ->
 
 
 def fuse(keyword_ids: list[str], found_ids: set[str], terms: QueryTerms | None, cosines: dict[str, float] | None,
-         rows: dict[str, Row], stems_of, alpha: float) -> dict[str, tuple[float, str]]:
-    """memory id -> (score, source) for every candidate of either leg.
+         rows: dict[str, Row], stems_of, alpha: float) -> dict[str, Candidate]:
+    """memory id -> Candidate for every candidate of either leg.
 
     keyword = the query-term coverage of the memory (QueryTerms.coverage); `cosines` holds every
     candidate's (hub-corrected) cosine, or is None when the query has no vector.
     """
     in_fts = set(keyword_ids)
-    fused: dict[str, tuple[float, str]] = {}
+    fused: dict[str, Candidate] = {}
     for mid in dict.fromkeys([*keyword_ids, *found_ids]):
         row = rows.get(mid)
         if row is None:
@@ -127,11 +130,47 @@ def fuse(keyword_ids: list[str], found_ids: set[str], terms: QueryTerms | None, 
         source = "hybrid" if mid in in_fts and mid in found_ids else ("vector" if mid in found_ids else "keyword")
         keyword = terms.coverage(stems_of(row["content"])) if terms else 0.0
         cosine = cosines.get(mid) if cosines is not None else None
-        if cosine is None:  # no vector for the query or for this memory
-            fused[mid] = (keyword, source)
-        else:
-            fused[mid] = (alpha * cosine + (1 - alpha) * keyword, source)
+        score = keyword if cosine is None else alpha * cosine + (1 - alpha) * keyword  # no vector: keyword alone
+        fused[mid] = Candidate(score, source, cosine, keyword)
     return fused
+
+
+def add_traversal(fused: dict[str, Candidate], trav: Traversal, visible: set[str], cosines: dict[str, float] | None,
+                  terms: QueryTerms | None, rows: dict[str, Row], stems_of, weight: float) -> None:
+    """Traversal candidates: weight * cosine + (1 - weight) * structural score. A memory both paths
+    found keeps the better score; one only the graph found has source `graph`."""
+    for mid, structural in trav.scores.items():
+        if mid not in visible or mid not in rows:
+            continue
+        cosine = cosines.get(mid) if cosines is not None else None
+        score = (weight * cosine if cosine is not None else 0.0) + (1 - weight) * structural
+        if mid in fused:
+            fused[mid].score = max(fused[mid].score, score)
+        else:
+            keyword = terms.coverage(stems_of(rows[mid]["content"])) if terms else 0.0
+            fused[mid] = Candidate(score, "graph", cosine, keyword)
+
+
+def rank(fused: dict[str, Candidate], *, limit: int, min_score: float, graph_slots: int,
+         constraints: set[str]) -> list[tuple[float, str, str]]:
+    """Best first. Candidates only the graph found take at most `graph_slots` places (the rest stay
+    for flat FTS/vector candidates); the traversal's constraints among them are placed first and
+    skip min_score (constraints always surface)."""
+    forced = sorted(((c.score, c.source, mid) for mid, c in fused.items() if c.source == "graph" and mid in constraints),
+                    key=lambda t: -t[0])[:graph_slots]
+    out, graph_used = list(forced), len(forced)
+    taken = {mid for _, _, mid in forced}
+    for score, source, mid in sorted(((c.score, c.source, mid) for mid, c in fused.items()), key=lambda t: -t[0]):
+        if len(out) >= limit or score < min_score:
+            break
+        if mid in taken:
+            continue
+        if source == "graph":
+            if graph_used >= graph_slots:
+                continue
+            graph_used += 1
+        out.append((score, source, mid))
+    return sorted(out, key=lambda t: -t[0])
 
 
 def _wait(svc: MemoryService, future: Future) -> VectorLeg | None:
@@ -166,6 +205,7 @@ class RecallOptions:
     pool: int | None = None  # candidates per leg (search.candidate_pool)
     postings_budget: int | None = None  # search.fts_postings_budget
     hub_correction: bool = True  # search.hub_penalty applies
+    graph: bool = True  # traversal, graph boost and dampening (memory.pipelineV2.graph/traversal/dampening)
 
 
 def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
@@ -195,6 +235,17 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
         keyword_ids = [mid for mid, _ in mem_store.fts_search(conn, match_for(fts_words), flt, pool)]
     watch.lap("memory_fts")
 
+    pipeline = svc.settings.pipeline
+    use_graph = options.graph and pipeline.graph_on
+    trav = Traversal()
+    if use_graph and pipeline.traversal.enabled:  # while the vector leg runs
+        trav = traverse(conn, flt.agent_id, req.query, req.project, pipeline.traversal)
+    boosted = boost_ids(conn, flt.agent_id, tokens) if use_graph and not trav.focal and pipeline.graph.boost_weight \
+        else set()
+    graph_ids = [mid for mid in trav.scores if mid not in set(keyword_ids)]
+    visible = mem_store.visible_ids(conn, graph_ids, flt) if graph_ids else set()
+    watch.lap("graph_traversal")
+
     leg: VectorLeg | None = None
     if vector_leg is not None:
         leg = _wait(svc, vector_leg)
@@ -203,7 +254,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
             watch.add("vector_search", leg.search_ms)
         watch.lap("query_embedding_wait")
 
-    rows = mem_store.fetch_many(conn, list(dict.fromkeys([*keyword_ids, *(leg.found if leg else [])])))
+    rows = mem_store.fetch_many(conn, list(dict.fromkeys([*keyword_ids, *(leg.found if leg else []), *visible])))
     cosines: dict[str, float] | None = None
     index = svc.vector_index()
     if leg is not None and index is not None:
@@ -214,9 +265,14 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
         cosines = {**{mid: max(0.0, float(v @ leg.query_vec)) for mid, v in vectors.items()}, **leg.found}
         if cfg.hub_penalty > 0 and options.hub_correction:
             cosines = dampen_hubs(cosines, vectors, penalty=cfg.hub_penalty, neighbours=cfg.hub_neighbours)
-    fused = fuse(keyword_ids, set(leg.found) if leg else set(), terms, cosines, rows,
-                 mem_store.text_stemmer(conn), alpha)
-    ranked = sorted(((s, src, mid) for mid, (s, src) in fused.items() if s >= min_score), key=lambda t: -t[0])[:limit]
+    stems_of = mem_store.text_stemmer(conn)
+    fused = fuse(keyword_ids, set(leg.found) if leg else set(), terms, cosines, rows, stems_of, alpha)
+    add_traversal(fused, trav, visible, cosines, terms, rows, stems_of, pipeline.traversal.cosine_weight)
+    for mid in boosted & fused.keys():
+        fused[mid].score += pipeline.graph.boost_weight
+    dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening) if use_graph else {}
+    graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
+    ranked = rank(fused, limit=limit, min_score=min_score, graph_slots=graph_slots, constraints=trav.constraints)
     hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
     watch.lap("final_rank")
 
@@ -226,7 +282,9 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
         results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",
         meta={
             "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
-            "candidates": {"fts": len(keyword_ids), "vector": len(leg.found) if leg else 0},
+            "candidates": {"fts": len(keyword_ids), "vector": len(leg.found) if leg else 0, "graph": len(visible)},
+            "graph": {"focalEntities": len(trav.focal), "traversedEntities": trav.entities,
+                      "timedOut": trav.timed_out, "boosted": len(boosted & fused.keys()), "dampening": dampened},
             "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
             "dedupe": {"enabled": False, "contextEpoch": 0, "suppressed": 0, "repeatedReturned": 0},
         },

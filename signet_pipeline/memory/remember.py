@@ -153,7 +153,7 @@ def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor) -> list[R
                                  changed_by=values["updated_by"], actor_type=actor.type, now=now,
                                  session_id=item.req.session_id, request_id=actor.request_id,
                                  metadata={"agentId": values["agent_id"], "visibility": values["visibility"]})
-            if pipeline.graph_enabled:
+            if pipeline.graph_on:
                 link_memory(conn, memory_id=values["id"], content=values["content"], agent_id=values["agent_id"],
                             now=now)
             job_id = None

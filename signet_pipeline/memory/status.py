@@ -82,7 +82,7 @@ def status(svc: MemoryService) -> dict[str, Any]:
         "memoryDb": str(cfg.db_path),
         "pipelineV2": {
             "enabled": pipe.enabled, "shadowMode": pipe.shadow_mode, "mutationsFrozen": pipe.mutations_frozen,
-            "allowUpdateDelete": pipe.allow_update_delete, "graphEnabled": pipe.graph_enabled,
+            "allowUpdateDelete": pipe.allow_update_delete, "graphEnabled": pipe.graph_on,
             "minFactConfidenceForWrite": pipe.min_fact_confidence_for_write,
         },
         "pipeline": {"extraction": {"running": ext["leased"] > 0, "overloaded": ext["stalled"], **ext}},

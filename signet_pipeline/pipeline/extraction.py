@@ -200,7 +200,7 @@ def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Bat
         item.report = apply_proposals(
             svc, item.source, item.proposals, model=batch.model, fact_count=len(item.extraction.facts),
             entity_count=len(item.extraction.entities), vectors=batch.vectors, job_id=job_id, rerun=batch.rerun)
-        if svc.settings.pipeline.graph_enabled and item.report.mode != "shadow":
+        if svc.settings.pipeline.graph_on and item.report.mode != "shadow":
             item.graph = persist_triples(svc, item.source, item.extraction.entities)  # own tx, after the facts
         item.outcome = "completed"
         if queue is not None and job_id is not None:

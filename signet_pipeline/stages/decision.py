@@ -25,8 +25,10 @@ CANDIDATES = 5
 # words and nearly all of its meaning. So each leg keeps 15 candidates (top 5 are wanted, cost is
 # linear in it), BM25 skips words so frequent that scoring them would touch more than 2,000 rows,
 # and cosines stay raw (hubness correction ranks answers to questions; a near-duplicate hub is
-# still a near-duplicate). Candidate lookups are not memory accesses.
-CANDIDATE_SEARCH = RecallOptions(track_access=False, pool=15, postings_budget=2000, hub_correction=False)
+# still a near-duplicate). No graph paths: they find related memories, not restatements.
+# Candidate lookups are not memory accesses.
+CANDIDATE_SEARCH = RecallOptions(track_access=False, pool=15, postings_budget=2000, hub_correction=False,
+                                 graph=False)
 ACTIONS = ("add", "update", "delete", "none")
 NO_CANDIDATES_REASON = "no similar memory exists"
 

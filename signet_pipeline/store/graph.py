@@ -180,3 +180,85 @@ def replace_communities(conn: apsw.Connection, *, agent_id: str, assignment: dic
     conn.execute("UPDATE entities SET community_id = NULL WHERE agent_id = ?", (agent_id,))
     conn.executemany("UPDATE entities SET community_id = ? WHERE id = ?",
                      [(cid, entity_id) for entity_id, cid in assignment.items()])
+
+
+# --- reads for recall (traversal, graph boost, hub dampening) ---------------------------------
+
+def entities_named(conn: apsw.Connection, agent_id: str, canonical_names: list[str], limit: int,
+                   entity_type: str | None = None) -> list[str]:
+    """Entity ids whose canonical name is one of these, most mentioned first (index lookups)."""
+    sql = ("SELECT id FROM entities WHERE agent_id = ? AND canonical_name IN (SELECT value FROM json_each(?))"
+           + (" AND entity_type = ?" if entity_type else "") + " ORDER BY mentions DESC LIMIT ?")
+    params = (agent_id, json.dumps(canonical_names), *((entity_type,) if entity_type else ()), limit)
+    return [r[0] for r in conn.execute(sql, params)]
+
+
+def pinned_entities(conn: apsw.Connection, agent_id: str) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT id FROM entities WHERE agent_id = ? AND pinned = 1", (agent_id,))]
+
+
+def constraint_memories(conn: apsw.Connection, entity_id: str) -> list[tuple[str, float]]:
+    """Every active constraint of an entity (no aspect or count limit: constraints always surface)."""
+    return [(r[0], r[1]) for r in conn.execute(
+        "SELECT memory_id, importance FROM entity_attributes WHERE entity_id = ? AND kind = 'constraint' "
+        "AND status = 'active' AND memory_id IS NOT NULL", (entity_id,))]
+
+
+def aspect_memories(conn: apsw.Connection, entity_id: str, *, aspects: int, per_aspect: int) -> list[tuple[str, float]]:
+    """Top attributes (by importance) of the entity's top aspects (by weight)."""
+    return [(r[0], r[1]) for r in conn.execute(
+        "SELECT memory_id, importance FROM (SELECT t.memory_id, t.importance, row_number() OVER "
+        "(PARTITION BY t.aspect_id ORDER BY t.importance DESC) AS rn FROM entity_attributes t "
+        "JOIN (SELECT id FROM entity_aspects WHERE entity_id = :e ORDER BY weight DESC LIMIT :aspects) a "
+        "ON a.id = t.aspect_id WHERE t.status = 'active' AND t.kind = 'attribute' AND t.memory_id IS NOT NULL) "
+        "WHERE rn <= :per", {"e": entity_id, "aspects": aspects, "per": per_aspect})]
+
+
+def dependency_neighbours(conn: apsw.Connection, entity_ids: list[str], *, min_strength: float,
+                          limit: int) -> list[tuple[str, float]]:
+    """One hop along outgoing dependency edges, strongest first."""
+    return [(r[0], r[1]) for r in conn.execute(
+        "SELECT target_entity_id, max(strength) AS s FROM entity_dependencies WHERE source_entity_id IN "
+        "(SELECT value FROM json_each(?)) AND strength >= ? GROUP BY target_entity_id ORDER BY s DESC LIMIT ?",
+        (json.dumps(entity_ids), min_strength, limit))]
+
+
+def boost_memory_ids(conn: apsw.Connection, agent_id: str, tokens: list[str], *, entity_limit: int = 20,
+                     neighbour_limit: int = 50, memory_limit: int = 200) -> list[str]:
+    """Legacy graph boost: entities whose name contains a query token, one hop through relations
+    either way, then the memories mentioning any of them."""
+    likes = " OR ".join("canonical_name LIKE ? ESCAPE '\\'" for _ in tokens)
+    patterns = ["%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for t in tokens]
+    seeds = [r[0] for r in conn.execute(f"SELECT id FROM entities WHERE agent_id = ? AND ({likes}) "
+                                        "ORDER BY mentions DESC LIMIT ?", (agent_id, *patterns, entity_limit))]
+    if not seeds:
+        return []
+    ids = json.dumps(seeds)
+    neighbours = [r[0] for r in conn.execute(
+        "SELECT DISTINCT CASE WHEN source_entity_id IN (SELECT value FROM json_each(:ids)) THEN target_entity_id "
+        "ELSE source_entity_id END FROM relations WHERE source_entity_id IN (SELECT value FROM json_each(:ids)) "
+        "OR target_entity_id IN (SELECT value FROM json_each(:ids)) LIMIT :n", {"ids": ids, "n": neighbour_limit})]
+    return [r[0] for r in conn.execute(
+        "SELECT DISTINCT m.memory_id FROM memory_entity_mentions m JOIN memories mem ON mem.id = m.memory_id "
+        "WHERE m.entity_id IN (SELECT value FROM json_each(?)) AND mem.is_deleted = 0 LIMIT ?",
+        (json.dumps(seeds + neighbours), memory_limit))]
+
+
+def linked_entities(conn: apsw.Connection, memory_ids: list[str]) -> dict[str, list[tuple[str, int]]]:
+    """memory id -> [(entity id, entity mentions)] for the hub dampening."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for memory_id, entity_id, mentions in conn.execute(
+            "SELECT m.memory_id, e.id, e.mentions FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
+            "WHERE m.memory_id IN (SELECT value FROM json_each(?))", (json.dumps(memory_ids),)):
+        out.setdefault(memory_id, []).append((entity_id, mentions))
+    return out
+
+
+def mentions_percentile(conn: apsw.Connection, agent_id: str, percentile: float) -> int | None:
+    """The mentions count at this percentile of the agent's entities (None without entities)."""
+    total = int(scalar(conn, "SELECT count(*) FROM entities WHERE agent_id = ?", (agent_id,)) or 0)
+    if not total:
+        return None
+    offset = min(total - 1, int(total * (1 - percentile)))
+    return scalar(conn, "SELECT mentions FROM entities WHERE agent_id = ? ORDER BY mentions DESC LIMIT 1 OFFSET ?",
+                  (agent_id, offset))

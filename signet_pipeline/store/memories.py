@@ -282,3 +282,13 @@ def orphaned_derived(conn: apsw.Connection, limit: int) -> list[Row]:
     return rows(conn, "SELECT d.id, d.source_memory_id, d.content FROM memories d WHERE d.source_memory_id IS NOT NULL "
                       "AND d.is_deleted = 0 AND NOT EXISTS (SELECT 1 FROM memories s WHERE s.id = d.source_memory_id) "
                       "LIMIT ?", (limit,))
+
+
+def visible_ids(conn: apsw.Connection, ids: list[str], flt: MemoryFilter) -> set[str]:
+    """The subset of these memory ids the filter admits (graph candidates join recall this way)."""
+    if not ids:
+        return set()
+    where, params = flt.sql()
+    params["ids"] = json.dumps(ids)
+    return {r[0] for r in conn.execute(
+        f"SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(:ids)) AND {where}", params)}

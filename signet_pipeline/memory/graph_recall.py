@@ -1,0 +1,99 @@
+"""Graph paths of recall: traversal (primary) and the legacy graph boost (fallback).
+
+Traversal (spec knowledge-graph "Focal Entity Resolution", "Walk Algorithm"): focal entities are
+the agent's pinned entities, project entities named by the project path, and entities whose
+canonical name is a query word or phrase; the walk collects every constraint of each focal
+entity, the top attributes of its top aspects, then the same for one-hop dependency neighbours
+(strength >= min), all under a deadline. Each memory gets a structural score: the attribute's
+importance, x 0.7 when reached through a neighbour.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+import apsw
+
+from signet_pipeline.config import TraversalConfig
+from signet_pipeline.memory.entities import canonical_name
+from signet_pipeline.store import graph as graph_store
+
+NEIGHBOUR_FACTOR = 0.7
+MAX_PHRASE_WORDS = 3
+_WORD = re.compile(r"[\w.+#-]+")
+
+
+@dataclass
+class Traversal:
+    scores: dict[str, float] = field(default_factory=dict)  # memory id -> structural score
+    constraints: set[str] = field(default_factory=set)
+    focal: list[str] = field(default_factory=list)
+    entities: int = 0
+    timed_out: bool = False
+
+
+def query_phrases(text: str) -> list[str]:
+    """Canonical words and 2-3 word phrases of a query: candidate entity names."""
+    words = [w.strip(".-").lower() for w in _WORD.findall(text)]
+    words = [w for w in words if w]
+    phrases = {canonical_name(" ".join(words[i:i + n]))
+               for n in range(1, MAX_PHRASE_WORDS + 1) for i in range(len(words) - n + 1)}
+    return sorted(p for p in phrases if len(p) >= 4)
+
+
+def focal_entities(conn: apsw.Connection, agent_id: str, query: str, project: str | None,
+                   cfg: TraversalConfig) -> list[str]:
+    focal = graph_store.pinned_entities(conn, agent_id)
+    if project:
+        parts = [canonical_name(p) for p in re.split(r"[\\/]", project) if p.strip()]
+        focal += graph_store.entities_named(conn, agent_id, parts, 5, entity_type="project")
+    phrases = query_phrases(query)
+    if phrases:
+        focal += graph_store.entities_named(conn, agent_id, phrases, cfg.max_focal_entities)
+    return list(dict.fromkeys(focal))
+
+
+def traverse(conn: apsw.Connection, agent_id: str, query: str, project: str | None,
+             cfg: TraversalConfig) -> Traversal:
+    deadline = time.perf_counter() + cfg.timeout_ms / 1000
+    result = Traversal(focal=focal_entities(conn, agent_id, query, project, cfg))
+
+    def collect(entity_id: str, factor: float) -> None:
+        for memory_id, importance in graph_store.constraint_memories(conn, entity_id):
+            result.constraints.add(memory_id)
+            result.scores[memory_id] = max(result.scores.get(memory_id, 0.0), importance * factor)
+        for memory_id, importance in graph_store.aspect_memories(
+                conn, entity_id, aspects=cfg.max_aspects_per_entity, per_aspect=cfg.max_attributes_per_aspect):
+            result.scores[memory_id] = max(result.scores.get(memory_id, 0.0), importance * factor)
+        result.entities += 1
+
+    for entity_id in result.focal:
+        if time.perf_counter() > deadline:
+            result.timed_out = True
+            return result
+        collect(entity_id, 1.0)
+    if result.focal and cfg.max_dependency_hops:
+        visited = set(result.focal)
+        for neighbour, _ in graph_store.dependency_neighbours(conn, result.focal, min_strength=cfg.min_dependency_strength,
+                                                              limit=cfg.max_dependency_hops):
+            if neighbour in visited:
+                continue
+            if time.perf_counter() > deadline:
+                result.timed_out = True
+                break
+            visited.add(neighbour)
+            collect(neighbour, NEIGHBOUR_FACTOR)
+    return result
+
+
+def boost_ids(conn: apsw.Connection, agent_id: str, tokens: list[str]) -> set[str]:
+    """Legacy graph boost candidates; never raises (the boost is additive and optional)."""
+    tokens = [t for t in tokens if len(t) >= 2][:10]
+    if not tokens:
+        return set()
+    try:
+        return set(graph_store.boost_memory_ids(conn, agent_id, tokens))
+    except apsw.Error:
+        return set()

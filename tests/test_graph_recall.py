@@ -1,0 +1,101 @@
+"""Recall's graph paths: traversal (primary), graph boost (fallback) and post-fusion dampening."""
+
+import pytest
+
+from signet_pipeline.config import DampeningConfig
+from signet_pipeline.memory.dampening import Candidate, dampen
+from signet_pipeline.memory.models import RecallRequest, RememberRequest
+from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.remember import remember
+from signet_pipeline.stages.extraction import ExtractedEntity
+from signet_pipeline.stages.graph import persist_triples
+from signet_pipeline.store import memories as mem_store
+
+SMALL_POOLS = {"search": {"candidate_pool": 5}}
+
+
+def plant(svc):
+    """Zephyr depends on Kafka (a pipeline triple); a Kafka constraint says nothing about Zephyr."""
+    link = remember(svc, RememberRequest(content="Zephyr streams its events through Kafka"))
+    persist_triples(svc, mem_store.get(svc.db.reader(), link.id),
+                    [ExtractedEntity(source="Zephyr", relationship="depends on", target="Kafka", confidence=0.9)])
+    rule = remember(svc, RememberRequest(content="Kafka brokers must run with three replicas in production"))
+    for i in range(8):  # enough Zephyr chatter to fill both legs' small pools
+        remember(svc, RememberRequest(content=f"Zephyr dashboard note {i}: the Zephyr charts load slowly on Zephyr day {i}"))
+    return rule.id
+
+
+def test_traversal_finds_what_keyword_and_vector_search_miss(make_service):
+    svc = make_service(**SMALL_POOLS)
+    rule = plant(svc)
+    result = recall(svc, RecallRequest(query="Zephyr", limit=2))  # both legs keep their 5 best
+    assert result.meta["candidates"]["graph"] >= 1
+    hit = next((h for h in result.results if h.id == rule), None)
+    assert hit is not None and hit.source == "graph"
+    assert result.meta["graph"]["focalEntities"] == 1 and result.meta["graph"]["traversedEntities"] == 2
+    flat = make_service(memory={"pipelineV2": {"traversal": {"enabled": False}}}, **SMALL_POOLS)
+    assert rule not in {h.id for h in recall(flat, RecallRequest(query="Zephyr", limit=2)).results}
+
+
+def test_graph_candidates_leave_at_least_40_percent_of_slots_to_flat_results(make_service):
+    svc = make_service(**SMALL_POOLS)
+    plant(svc)
+    results = recall(svc, RecallRequest(query="Zephyr", limit=3)).results
+    assert [h.source == "graph" for h in results].count(True) == 1  # 3 - ceil(0.4 x 3) = 1 graph slot
+    assert len(results) == 3
+
+
+def test_traversal_respects_visibility(make_service):
+    svc = make_service(**SMALL_POOLS)
+    rule = plant(svc)
+    with svc.db.write() as conn:
+        conn.execute("UPDATE memories SET visibility = 'private', agent_id = 'someone' WHERE id = ?", (rule,))
+    assert rule not in {h.id for h in recall(svc, RecallRequest(query="Zephyr", limit=2)).results}
+
+
+def test_graph_boost_is_the_fallback_when_no_entity_is_named(make_service):
+    svc = make_service(memory={"pipelineV2": {"dampening": {"resolutionEnabled": False, "gravityEnabled": False,
+                                                             "hubEnabled": False}}})
+    remember(svc, RememberRequest(content="Priya Sharma reviews every billing change"))
+    boosted = recall(svc, RecallRequest(query="who reviews billing for priya", min_score=0))
+    assert boosted.meta["graph"]["focalEntities"] == 0 and boosted.meta["graph"]["boosted"] == 1
+    off = make_service(memory={"pipelineV2": {"graph": {"enabled": False}}})
+    plain = recall(off, RecallRequest(query="who reviews billing for priya", min_score=0))
+    assert boosted.results[0].score == pytest.approx(plain.results[0].score + 0.15, abs=1e-6)
+
+
+def row(content, memory_type="fact"):
+    return {"content": content, "type": memory_type}
+
+
+def test_dampening_tables(svc):
+    long_text = "x" * 60
+    candidates = {
+        "semantic-only": Candidate(0.8, "vector", cosine=0.6, keyword=0.0),
+        "semantic-low": Candidate(0.2, "vector", cosine=0.2, keyword=0.0),
+        "decision": Candidate(0.5, "hybrid", cosine=0.5, keyword=0.5),
+        "dated": Candidate(0.5, "hybrid", cosine=0.5, keyword=0.5),
+        "short-decision": Candidate(0.5, "hybrid", cosine=0.5, keyword=0.5),
+    }
+    rows = {"semantic-only": row(long_text), "semantic-low": row(long_text),
+            "decision": row("we decided " + long_text, "decision"), "dated": row("on 2025-03-14 " + long_text),
+            "short-decision": row("use uv", "decision")}
+    touched = dampen(svc.db.reader(), "default", candidates, rows, DampeningConfig())
+    assert candidates["semantic-only"].score == pytest.approx(0.4)  # gravity 0.5
+    assert candidates["semantic-low"].score == pytest.approx(0.2)  # cosine under 0.3: untouched
+    assert candidates["decision"].score == pytest.approx(0.6)  # resolution 1.2
+    assert candidates["dated"].score == pytest.approx(0.55)  # half the boost
+    assert candidates["short-decision"].score == pytest.approx(0.5)  # under 50 characters
+    assert touched == {"gravity": 1, "hub": 0, "resolution": 2}
+
+
+def test_hub_dampening_hits_memories_linked_only_to_the_most_mentioned_entities(svc):
+    for i in range(12):
+        remember(svc, RememberRequest(content=f"Signet note number {i} about Signet"))
+    remember(svc, RememberRequest(content="Signet and Gregor met about the roadmap"))
+    ids = [r[0] for r in svc.db.reader().execute("SELECT id FROM memories ORDER BY rid")]
+    candidates = {mid: Candidate(1.0, "hybrid", 0.5, 0.5) for mid in ids}
+    rows = {mid: row("short") for mid in ids}
+    touched = dampen(svc.db.reader(), "default", candidates, rows, DampeningConfig(gravity_enabled=False))
+    assert touched["hub"] == 12  # linked to Signet alone; the last one also names Gregor
+    assert candidates[ids[-1]].score == 1.0 and candidates[ids[0]].score == pytest.approx(0.7)
