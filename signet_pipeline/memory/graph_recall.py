@@ -4,8 +4,7 @@ Traversal (spec knowledge-graph "Focal Entity Resolution", "Walk Algorithm"): fo
 the agent's pinned entities, project entities named by the project path, and entities whose
 canonical name is a query word or phrase; the walk collects every constraint of each focal
 entity, the top attributes of its top aspects, then the same for one-hop dependency neighbours
-(strength >= min), all under a deadline. Each memory gets a structural score: the attribute's
-importance, x 0.7 when reached through a neighbour.
+(strength >= min), all under a deadline. The memories it reaches join recall as candidates.
 """
 
 from __future__ import annotations
@@ -20,14 +19,13 @@ from signet_pipeline.config import TraversalConfig
 from signet_pipeline.memory.entities import canonical_name
 from signet_pipeline.store import graph as graph_store
 
-NEIGHBOUR_FACTOR = 0.7
 MAX_PHRASE_WORDS = 3
 _WORD = re.compile(r"[\w.+#-]+")
 
 
 @dataclass
 class Traversal:
-    scores: dict[str, float] = field(default_factory=dict)  # memory id -> structural score
+    memory_ids: set[str] = field(default_factory=set)
     constraints: set[str] = field(default_factory=set)
     focal: list[str] = field(default_factory=list)
     entities: int = 0
@@ -60,20 +58,19 @@ def traverse(conn: apsw.Connection, agent_id: str, query: str, project: str | No
     deadline = time.perf_counter() + cfg.timeout_ms / 1000
     result = Traversal(focal=focal_entities(conn, agent_id, query, project, cfg))
 
-    def collect(entity_id: str, factor: float) -> None:
-        for memory_id, importance in graph_store.constraint_memories(conn, entity_id):
-            result.constraints.add(memory_id)
-            result.scores[memory_id] = max(result.scores.get(memory_id, 0.0), importance * factor)
-        for memory_id, importance in graph_store.aspect_memories(
-                conn, entity_id, aspects=cfg.max_aspects_per_entity, per_aspect=cfg.max_attributes_per_aspect):
-            result.scores[memory_id] = max(result.scores.get(memory_id, 0.0), importance * factor)
+    def collect(entity_id: str) -> None:
+        constraints = graph_store.constraint_memories(conn, entity_id)
+        result.constraints.update(constraints)
+        result.memory_ids.update(constraints)
+        result.memory_ids.update(graph_store.aspect_memories(
+            conn, entity_id, aspects=cfg.max_aspects_per_entity, per_aspect=cfg.max_attributes_per_aspect))
         result.entities += 1
 
     for entity_id in result.focal:
         if time.perf_counter() > deadline:
             result.timed_out = True
             return result
-        collect(entity_id, 1.0)
+        collect(entity_id)
     if result.focal and cfg.max_dependency_hops:
         visited = set(result.focal)
         for neighbour, _ in graph_store.dependency_neighbours(conn, result.focal, min_strength=cfg.min_dependency_strength,
@@ -84,7 +81,7 @@ def traverse(conn: apsw.Connection, agent_id: str, query: str, project: str | No
                 result.timed_out = True
                 break
             visited.add(neighbour)
-            collect(neighbour, NEIGHBOUR_FACTOR)
+            collect(neighbour)
     return result
 
 

@@ -23,17 +23,26 @@ def neighbour_similarity(vectors: np.ndarray, k: int) -> np.ndarray:
 
 
 def dampen_hubs(cosines: dict[str, float], vectors: dict[str, np.ndarray], *, penalty: float,
-                neighbours: int) -> dict[str, float]:
+                neighbours: int, extra: dict[str, float] | None = None) -> dict[str, float]:
     """cosine - penalty x (neighbour similarity - its mean over the pool), floored at 0.
 
     Candidates without a vector keep their cosine; pools too small to compare are left alone.
+    `extra` candidates (the graph's) are corrected against the pool without joining it: many
+    memories about one entity would otherwise make each other look like hubs.
     """
     ids = [mid for mid in cosines if mid in vectors]
     if penalty <= 0 or len(ids) <= neighbours:
-        return cosines
-    hubness = neighbour_similarity(np.stack([vectors[mid] for mid in ids]), neighbours)
-    hubness -= hubness.mean()
-    adjusted = dict(cosines)
+        return {**cosines, **(extra or {})}
+    pool = np.stack([vectors[mid] for mid in ids])
+    hubness = neighbour_similarity(pool, neighbours)
+    centre = hubness.mean()
+    adjusted = {**cosines, **(extra or {})}
     for mid, h in zip(ids, hubness):
-        adjusted[mid] = max(0.0, cosines[mid] - penalty * float(h))
+        adjusted[mid] = max(0.0, cosines[mid] - penalty * float(h - centre))
+    outside = [mid for mid in (extra or {}) if mid in vectors and mid not in cosines]
+    if outside:
+        sims = np.stack([vectors[mid] for mid in outside]) @ pool.T
+        top = -np.partition(-sims, neighbours - 1, axis=1)[:, :neighbours]
+        for mid, h in zip(outside, top.mean(axis=1)):
+            adjusted[mid] = max(0.0, extra[mid] - penalty * float(h - centre))
     return adjusted

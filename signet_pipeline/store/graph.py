@@ -197,21 +197,22 @@ def pinned_entities(conn: apsw.Connection, agent_id: str) -> list[str]:
     return [r[0] for r in conn.execute("SELECT id FROM entities WHERE agent_id = ? AND pinned = 1", (agent_id,))]
 
 
-def constraint_memories(conn: apsw.Connection, entity_id: str) -> list[tuple[str, float]]:
-    """Every active constraint of an entity (no aspect or count limit: constraints always surface)."""
-    return [(r[0], r[1]) for r in conn.execute(
-        "SELECT memory_id, importance FROM entity_attributes WHERE entity_id = ? AND kind = 'constraint' "
-        "AND status = 'active' AND memory_id IS NOT NULL", (entity_id,))]
+def constraint_memories(conn: apsw.Connection, entity_id: str) -> set[str]:
+    """Memories of every active constraint of an entity (no aspect or count limit: constraints
+    always surface)."""
+    return {r[0] for r in conn.execute(
+        "SELECT memory_id FROM entity_attributes WHERE entity_id = ? AND kind = 'constraint' "
+        "AND status = 'active' AND memory_id IS NOT NULL", (entity_id,))}
 
 
-def aspect_memories(conn: apsw.Connection, entity_id: str, *, aspects: int, per_aspect: int) -> list[tuple[str, float]]:
-    """Top attributes (by importance) of the entity's top aspects (by weight)."""
-    return [(r[0], r[1]) for r in conn.execute(
-        "SELECT memory_id, importance FROM (SELECT t.memory_id, t.importance, row_number() OVER "
+def aspect_memories(conn: apsw.Connection, entity_id: str, *, aspects: int, per_aspect: int) -> set[str]:
+    """Memories of the top attributes (by importance) of the entity's top aspects (by weight)."""
+    return {r[0] for r in conn.execute(
+        "SELECT memory_id FROM (SELECT t.memory_id, row_number() OVER "
         "(PARTITION BY t.aspect_id ORDER BY t.importance DESC) AS rn FROM entity_attributes t "
         "JOIN (SELECT id FROM entity_aspects WHERE entity_id = :e ORDER BY weight DESC LIMIT :aspects) a "
         "ON a.id = t.aspect_id WHERE t.status = 'active' AND t.kind = 'attribute' AND t.memory_id IS NOT NULL) "
-        "WHERE rn <= :per", {"e": entity_id, "aspects": aspects, "per": per_aspect})]
+        "WHERE rn <= :per", {"e": entity_id, "aspects": aspects, "per": per_aspect})}
 
 
 def dependency_neighbours(conn: apsw.Connection, entity_ids: list[str], *, min_strength: float,
