@@ -131,6 +131,7 @@ class TraversalConfig(_Section):
     min_dependency_strength: float = Field(0.3, ge=0.0, le=1.0)
     timeout_ms: int = Field(500, ge=10, le=10_000)
     max_focal_entities: int = Field(20, ge=1, le=200)
+    max_memories: int = Field(50, ge=1, le=5000, description="memories one walk may add as candidates")
     # Share of the result slots kept for flat FTS/vector candidates (the issue: at least 40%).
     flat_slot_share: float = Field(0.4, ge=0.4, le=1.0)
 

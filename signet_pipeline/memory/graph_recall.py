@@ -4,7 +4,8 @@ Traversal (spec knowledge-graph "Focal Entity Resolution", "Walk Algorithm"): fo
 the agent's pinned entities, project entities named by the project path, and entities whose
 canonical name is a query word or phrase; the walk collects every constraint of each focal
 entity, the top attributes of its top aspects, then the same for one-hop dependency neighbours
-(strength >= min), all under a deadline. The memories it reaches join recall as candidates.
+(strength >= min), all under a deadline and a cap on memories (a name in thousands of memories
+must not make recall fetch and score them all). The memories it reaches join recall as candidates.
 """
 
 from __future__ import annotations
@@ -58,19 +59,24 @@ def traverse(conn: apsw.Connection, agent_id: str, query: str, project: str | No
     deadline = time.perf_counter() + cfg.timeout_ms / 1000
     result = Traversal(focal=focal_entities(conn, agent_id, query, project, cfg))
 
-    def collect(entity_id: str) -> None:
-        constraints = graph_store.constraint_memories(conn, entity_id)
+    def collect(entity_id: str) -> bool:
+        """Add one entity's memories; False once the walk holds max_memories."""
+        room = cfg.max_memories - len(result.memory_ids)
+        constraints = graph_store.constraint_memories(conn, entity_id, room)
         result.constraints.update(constraints)
         result.memory_ids.update(constraints)
-        result.memory_ids.update(graph_store.aspect_memories(
-            conn, entity_id, aspects=cfg.max_aspects_per_entity, per_aspect=cfg.max_attributes_per_aspect))
+        attributes = graph_store.aspect_memories(conn, entity_id, aspects=cfg.max_aspects_per_entity,
+                                                 per_aspect=cfg.max_attributes_per_aspect)
+        result.memory_ids.update(attributes[:max(0, cfg.max_memories - len(result.memory_ids))])
         result.entities += 1
+        return len(result.memory_ids) < cfg.max_memories
 
     for entity_id in result.focal:
         if time.perf_counter() > deadline:
             result.timed_out = True
             return result
-        collect(entity_id)
+        if not collect(entity_id):
+            return result
     if result.focal and cfg.max_dependency_hops:
         visited = set(result.focal)
         for neighbour, _ in graph_store.dependency_neighbours(conn, result.focal, min_strength=cfg.min_dependency_strength,
@@ -81,7 +87,8 @@ def traverse(conn: apsw.Connection, agent_id: str, query: str, project: str | No
                 result.timed_out = True
                 break
             visited.add(neighbour)
-            collect(neighbour)
+            if not collect(neighbour):
+                break
     return result
 
 

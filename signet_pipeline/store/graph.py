@@ -197,22 +197,24 @@ def pinned_entities(conn: apsw.Connection, agent_id: str) -> list[str]:
     return [r[0] for r in conn.execute("SELECT id FROM entities WHERE agent_id = ? AND pinned = 1", (agent_id,))]
 
 
-def constraint_memories(conn: apsw.Connection, entity_id: str) -> set[str]:
-    """Memories of every active constraint of an entity (no aspect or count limit: constraints
-    always surface)."""
-    return {r[0] for r in conn.execute(
-        "SELECT memory_id FROM entity_attributes WHERE entity_id = ? AND kind = 'constraint' "
-        "AND status = 'active' AND memory_id IS NOT NULL", (entity_id,))}
+def constraint_memories(conn: apsw.Connection, entity_id: str, limit: int) -> list[str]:
+    """Memories of the entity's active constraints, most important first (no aspect cap:
+    constraints always surface; `limit` only bounds the walk's work)."""
+    return [r[0] for r in conn.execute(
+        "SELECT memory_id FROM entity_attributes WHERE entity_id = ? AND kind = 'constraint' AND status = 'active' "
+        "AND memory_id IS NOT NULL ORDER BY importance DESC LIMIT ?", (entity_id, limit))]
 
 
-def aspect_memories(conn: apsw.Connection, entity_id: str, *, aspects: int, per_aspect: int) -> set[str]:
-    """Memories of the top attributes (by importance) of the entity's top aspects (by weight)."""
-    return {r[0] for r in conn.execute(
-        "SELECT memory_id FROM (SELECT t.memory_id, row_number() OVER "
-        "(PARTITION BY t.aspect_id ORDER BY t.importance DESC) AS rn FROM entity_attributes t "
-        "JOIN (SELECT id FROM entity_aspects WHERE entity_id = :e ORDER BY weight DESC LIMIT :aspects) a "
-        "ON a.id = t.aspect_id WHERE t.status = 'active' AND t.kind = 'attribute' AND t.memory_id IS NOT NULL) "
-        "WHERE rn <= :per", {"e": entity_id, "aspects": aspects, "per": per_aspect})}
+def aspect_memories(conn: apsw.Connection, entity_id: str, *, aspects: int, per_aspect: int) -> list[str]:
+    """Memories of the top attributes (by importance) of the entity's top aspects (by weight):
+    one index range per aspect, never a sort of all the entity's attributes."""
+    out: list[str] = []
+    for (aspect_id,) in conn.execute("SELECT id FROM entity_aspects WHERE entity_id = ? ORDER BY weight DESC LIMIT ?",
+                                     (entity_id, aspects)).fetchall():
+        out += [r[0] for r in conn.execute(
+            "SELECT memory_id FROM entity_attributes WHERE aspect_id = ? AND status = 'active' AND kind = 'attribute' "
+            "AND memory_id IS NOT NULL ORDER BY importance DESC LIMIT ?", (aspect_id, per_aspect))]
+    return out
 
 
 def dependency_neighbours(conn: apsw.Connection, entity_ids: list[str], *, min_strength: float,
