@@ -1,0 +1,73 @@
+"""`python -m bench.graph_ab [--sizes 10000,100000]`: recall with the graph paths on vs off,
+alternating query by query in one process on the bench's cached stores (built by `python -m
+bench` if missing). Alternation cancels the machine's drift, which separate passes do not.
+
+Both services open the same working copy; query vectors are cached first (this prices the graph
+paths, not the embedder). Prints p50/p95 per mode and the keyword-query hit@10 of each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+
+from bench import dataset, store
+from bench.stats import Timer, summary
+from signet_pipeline.config import load_settings
+from signet_pipeline.memory.models import RecallRequest
+from signet_pipeline.memory.recall import RecallOptions, recall
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.providers.embeddings import create_embedder
+
+MODES = {"graph on (defaults)": {}, "graph off": {"graph": {"enabled": False}}}
+NO_ACCESS = RecallOptions(track_access=False)  # both modes read the same rows: keep them identical
+
+
+def run(size: int, seed: int, queries: int, embedder) -> list[tuple]:
+    mems = dataset.memories(size, seed)
+    qs = dataset.queries(mems, queries, seed)
+    cached, _ = store.ensure_store(size, seed, embedder, mems, print)
+    ws = store.working_copy(cached, store.DATA_DIR / "run" / f"graph-ab-n{size}")
+    services = {mode: MemoryService(load_settings(ws, memory={"pipelineV2": over}), embedder=embedder)
+                for mode, over in MODES.items()}
+    try:
+        for svc in services.values():
+            for q in qs:
+                svc.embed_query(q.text)
+            for q in qs[:20]:
+                recall(svc, RecallRequest(query=q.text), NO_ACCESS)
+        times = {mode: [] for mode in services}
+        hits = {mode: 0 for mode in services}
+        keyword = [q for q in qs if q.kind == "keyword"]
+        for q in qs:
+            for mode, svc in services.items():
+                with Timer() as t:
+                    result = recall(svc, RecallRequest(query=q.text), NO_ACCESS)
+                times[mode].append(t.ms)
+                if q.kind == "keyword":
+                    hits[mode] += mems[q.target].content in {h.content for h in result.results}
+        return [(f"{size:,}", mode, summary(times[mode]), hits[mode] / len(keyword)) for mode in services]
+    finally:
+        for svc in services.values():
+            svc.close()
+        shutil.rmtree(ws, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.graph_ab", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", default="10000,100000")
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--seed", type=int, default=42)
+    args = p.parse_args(argv)
+    embedder = create_embedder(load_settings().embedding)
+    rows = [r for size in args.sizes.split(",") for r in run(int(size), args.seed, args.queries, embedder)]
+    print("| size | mode | recall p50 ms | p95 ms | keyword hit@10 |")
+    print("|---:|---|---:|---:|---:|")
+    for size, mode, s, hit in rows:
+        print(f"| {size} | {mode} | {s['p50']:.2f} | {s['p95']:.2f} | {hit:.3f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
