@@ -5,7 +5,8 @@ For each sentence of a memory: proper-noun names (>= 4 characters) become entiti
 memory's agent (resolved by canonical name or created) with a mention row; the sentence becomes
 an attribute of each entity it names, under an aspect inferred from its verbs ("prefers" ->
 preferences, "uses" -> stack...). Decision language (14 patterns) makes it a `constraint` with
-importance 0.85, so traversal always surfaces it.
+importance 0.85, so traversal always surfaces it. A new attribute retires older siblings on the
+same aspect that it contradicts (memory/supersession.py).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import apsw
 
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.entities import canonical_name, names, sentences
+from signet_pipeline.memory.supersession import supersede_siblings
 from signet_pipeline.store import graph as graph_store
 
 # (aspect, pattern): the first match names the aspect of a sentence; none -> "general".
@@ -57,6 +59,7 @@ class LinkStats:
     mentions: int = 0
     attributes: int = 0
     constraints: int = 0
+    superseded: int = 0
 
 
 def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id: str, now: str) -> LinkStats:
@@ -80,11 +83,15 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
                 stats.mentions += graph_store.add_mention(conn, memory_id=memory_id, entity_id=entity_id,
                                                           mention_text=name, confidence=LINKER_CONFIDENCE, now=now)
             aspect_id = graph_store.upsert_aspect(conn, entity_id=entity_id, name=aspect, now=now)
-            added = graph_store.add_attribute(
+            attribute_id = graph_store.add_attribute(
                 conn, entity_id=entity_id, aspect_id=aspect_id, memory_id=memory_id,
                 kind="constraint" if constraint else "attribute", content=sentence, normalized=normalized,
                 confidence=LINKER_CONFIDENCE, importance=CONSTRAINT_IMPORTANCE if constraint else ATTRIBUTE_IMPORTANCE,
                 now=now)
-            stats.attributes += added
-            stats.constraints += added and constraint
+            if attribute_id is None:
+                continue
+            stats.attributes += 1
+            stats.constraints += constraint
+            stats.superseded += supersede_siblings(conn, attribute_id=attribute_id, entity_id=entity_id,
+                                                   aspect_id=aspect_id, content=sentence, now=now)
     return stats

@@ -48,14 +48,26 @@ def upsert_aspect(conn: apsw.Connection, *, entity_id: str, name: str, now: str)
 
 
 def add_attribute(conn: apsw.Connection, *, entity_id: str, aspect_id: str | None, memory_id: str, kind: str,
-                  content: str, normalized: str, confidence: float, importance: float, now: str) -> bool:
+                  content: str, normalized: str, confidence: float, importance: float, now: str) -> str | None:
+    """The new attribute's id, or None when this memory already gave the entity this attribute."""
+    attribute_id = str(uuid.uuid4())
     conn.execute(
         "INSERT OR IGNORE INTO entity_attributes(id, entity_id, aspect_id, memory_id, kind, content, normalized_content, "
         "confidence, importance, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (str(uuid.uuid4()), entity_id, aspect_id, memory_id, kind, content, normalized, confidence, importance,
-         now, now),
+        (attribute_id, entity_id, aspect_id, memory_id, kind, content, normalized, confidence, importance, now, now),
     )
-    return conn.changes() > 0
+    return attribute_id if conn.changes() else None
+
+
+def active_siblings(conn: apsw.Connection, *, entity_id: str, aspect_id: str, exclude_id: str) -> list[Row]:
+    """Active plain attributes on the same entity aspect (constraints are never superseded)."""
+    return rows(conn, "SELECT id, content FROM entity_attributes WHERE entity_id = ? AND aspect_id = ? AND id <> ? "
+                      "AND status = 'active' AND kind = 'attribute' ORDER BY created_at", (entity_id, aspect_id, exclude_id))
+
+
+def supersede_attribute(conn: apsw.Connection, attribute_id: str, *, by: str, now: str) -> None:
+    conn.execute("UPDATE entity_attributes SET status = 'superseded', superseded_by = ?, updated_at = ? "
+                 "WHERE id = ? AND status = 'active'", (by, now, attribute_id))
 
 
 def link_relation(conn: apsw.Connection, *, source_id: str, target_id: str, relation_type: str, confidence: float,
