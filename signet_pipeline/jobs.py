@@ -5,7 +5,7 @@ from __future__ import annotations
 import dagster as dg
 
 from signet_pipeline.assets.extraction import derived_facts, memory_decisions, memory_extractions
-from signet_pipeline.assets.graph import entity_communities
+from signet_pipeline.assets.graph import entity_communities, entity_structure
 
 extract_memories_job = dg.define_asset_job(
     "extract_memories",
@@ -17,4 +17,10 @@ extract_memories_job = dg.define_asset_job(
 communities_job = dg.define_asset_job(
     "detect_communities", selection=dg.AssetSelection.assets(entity_communities),
     description="Recompute entity communities for every agent.",
+)
+
+classify_entities_job = dg.define_asset_job(
+    "classify_entities", selection=dg.AssetSelection.assets(entity_structure),
+    description="One batch of `structural_classify` jobs: aspects, kinds and entity types for new facts. Launched by "
+                "structural_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
 )

@@ -1,14 +1,19 @@
-"""Sensors: the queue in memory_jobs becomes Dagster runs (plan in pipeline/batching.py)."""
+"""Sensors: the queue in memory_jobs becomes Dagster runs (plan in pipeline/batching.py).
+
+One factory, one sensor per job type: `extract` jobs -> extract_memories runs, `structural_classify`
+jobs -> classify_entities runs. Each tick also reaps stale leases of its job type.
+"""
 
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 import dagster as dg
 
 from signet_pipeline.config import load_settings
 from signet_pipeline.errors import ConfigError
-from signet_pipeline.jobs import extract_memories_job
+from signet_pipeline.jobs import classify_entities_job, extract_memories_job
 from signet_pipeline.pipeline.batching import plan_runs
-from signet_pipeline.pipeline.queue import EXTRACT, JobQueue
+from signet_pipeline.pipeline.queue import EXTRACT, STRUCTURAL_CLASSIFY, JobQueue
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.timeutil import to_iso
@@ -24,39 +29,57 @@ def _interval_s() -> int:
         return 2  # the code location still loads; the sensor reports the config error on its tick
 
 
-@dg.sensor(
-    job=extract_memories_job, minimum_interval_seconds=_interval_s(),
-    default_status=dg.DefaultSensorStatus.RUNNING,
+def queue_sensor(*, name: str, job_type: str, job: Any, first_asset: str,
+                 description: str) -> dg.SensorDefinition:
+    """`job`: what dg.define_asset_job returns; `first_asset` receives the batch's job ids."""
+    @dg.sensor(name=name, job=job, minimum_interval_seconds=_interval_s(),
+               default_status=dg.DefaultSensorStatus.RUNNING, description=description)
+    def _sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
+        settings = signet.settings()
+        pipeline = settings.pipeline
+        cursor = int(context.cursor or 0)
+        if not pipeline.enabled:
+            return dg.SensorResult(skip_reason="memory.pipelineV2.enabled is false", cursor=str(cursor))
+        with signet.database() as db:
+            if db is None or not job_store.queue_ready(db.reader()):
+                return dg.SensorResult(skip_reason=f"no memory store yet at {settings.db_path}", cursor=str(cursor))
+            queue = JobQueue(db, max_attempts=pipeline.worker.max_retries,
+                             lease_timeout_ms=pipeline.worker.lease_timeout_ms)
+            reaped = queue.reap_stale_leases(job_type)
+            due = queue.due(job_type, limit=pipeline.worker.batch_size * DUE_SCAN_BATCHES)
+        if reaped:
+            context.log.warning("reaped %d stale %s lease(s)", reaped, job_type)
+        stranded = to_iso(datetime.now(timezone.utc) - timedelta(milliseconds=pipeline.worker.lease_timeout_ms))
+        plans, new_cursor = plan_runs(due, cursor=cursor, batch_size=pipeline.worker.batch_size,
+                                      stranded_before=stranded, prefix=job_type.replace("_", "-"))
+        if not plans:
+            return dg.SensorResult(skip_reason=f"no due {job_type} jobs (reaped {reaped} stale leases)",
+                                   cursor=str(new_cursor))
+        return dg.SensorResult(
+            run_requests=[
+                dg.RunRequest(
+                    run_key=plan.run_key,
+                    run_config=dg.RunConfig(ops={first_asset: {"config": {"job_ids": list(plan.job_ids)}}}),
+                    tags={"signet/batch": plan.kind, "signet/jobs": str(len(plan.job_ids))},
+                )
+                for plan in plans
+            ],
+            cursor=str(new_cursor),
+        )
+
+    return _sensor
+
+
+extract_jobs_sensor = queue_sensor(
+    name="extract_jobs_sensor", job_type=EXTRACT, job=extract_memories_job, first_asset="memory_extractions",
     description="Watches memory_jobs for due `extract` jobs and requests one extract_memories run per batch "
                 "(cursor = highest job id planned; run_key per batch, so a batch is never launched twice). Also "
                 "the stale-lease reaper: leases older than worker.leaseTimeoutMs go back to pending (or dead).",
 )
-def extract_jobs_sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
-    settings = signet.settings()
-    pipeline = settings.pipeline
-    cursor = int(context.cursor or 0)
-    if not pipeline.enabled:
-        return dg.SensorResult(skip_reason="memory.pipelineV2.enabled is false", cursor=str(cursor))
-    with signet.database() as db:
-        if db is None or not job_store.queue_ready(db.reader()):
-            return dg.SensorResult(skip_reason=f"no memory store yet at {settings.db_path}", cursor=str(cursor))
-        queue = JobQueue(db, max_attempts=pipeline.worker.max_retries, lease_timeout_ms=pipeline.worker.lease_timeout_ms)
-        reaped = queue.reap_stale_leases()
-        due = queue.due(EXTRACT, limit=pipeline.worker.batch_size * DUE_SCAN_BATCHES)
-    if reaped:
-        context.log.warning("reaped %d stale extract lease(s)", reaped)
-    stranded = to_iso(datetime.now(timezone.utc) - timedelta(milliseconds=pipeline.worker.lease_timeout_ms))
-    plans, new_cursor = plan_runs(due, cursor=cursor, batch_size=pipeline.worker.batch_size, stranded_before=stranded)
-    if not plans:
-        return dg.SensorResult(skip_reason=f"no due extract jobs (reaped {reaped} stale leases)", cursor=str(new_cursor))
-    return dg.SensorResult(
-        run_requests=[
-            dg.RunRequest(
-                run_key=plan.run_key,
-                run_config=dg.RunConfig(ops={"memory_extractions": {"config": {"job_ids": list(plan.job_ids)}}}),
-                tags={"signet/batch": plan.kind, "signet/jobs": str(len(plan.job_ids))},
-            )
-            for plan in plans
-        ],
-        cursor=str(new_cursor),
-    )
+
+structural_jobs_sensor = queue_sensor(
+    name="structural_jobs_sensor", job_type=STRUCTURAL_CLASSIFY, job=classify_entities_job,
+    first_asset="entity_structure",
+    description="Watches memory_jobs for due `structural_classify` jobs (one per entity with new facts) and "
+                "requests one classify_entities run per batch; reaps their stale leases.",
+)

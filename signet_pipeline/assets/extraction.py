@@ -10,9 +10,7 @@ steps over stored memories after a model or prompt change; re-running is idempot
 from datetime import datetime, timezone
 
 import dagster as dg
-from pydantic import Field
-
-from signet_pipeline.assets.metadata import bullet_list, latency, table
+from signet_pipeline.assets.metadata import QueueBatchConfig, bullet_list, latency, table
 from signet_pipeline.pipeline.extraction import (
     Batch, batch_for_memories, decide_batch, extract_batch, lease_batch, summarize, write_batch,
 )
@@ -24,12 +22,6 @@ GROUP = "extraction"
 BATCH_IO = "batch_io_manager"
 PREVIEW_ROWS = 20
 REEXTRACT_START = "2024-01-01"
-
-
-class ExtractBatchConfig(dg.Config):
-    job_ids: list[int] = Field(default_factory=list,
-                               description="memory_jobs ids of the batch (set by the sensor); empty = oldest due jobs")
-    max_jobs: int = Field(0, ge=0, le=1000, description="jobs to lease; 0 = memory.pipelineV2.worker.batchSize")
 
 
 def _created_preview(signet: SignetStoreResource, batch: Batch) -> dg.MetadataValue:
@@ -44,11 +36,11 @@ def _created_preview(signet: SignetStoreResource, batch: Batch) -> dg.MetadataVa
     description="Leases a batch of `extract` jobs from memory_jobs and runs the extraction stage on each source "
                 "memory (facts + entity triples, validated; warnings instead of failures).",
 )
-def memory_extractions(context: dg.AssetExecutionContext, config: ExtractBatchConfig, signet: SignetStoreResource,
+def memory_extractions(context: dg.AssetExecutionContext, config: QueueBatchConfig, signet: SignetStoreResource,
                        llm: LlmResource) -> dg.Output[Batch]:
     svc = signet.service()
     provider = llm.create(svc.settings)
-    limit = config.max_jobs or max(len(config.job_ids), svc.settings.pipeline.worker.batch_size)
+    limit = config.limit(svc.settings.pipeline.worker.batch_size)
     batch = extract_batch(svc, provider, lease_batch(svc, signet.queue(), provider, limit, config.job_ids or None))
     failed = [f"{i.memory_id}: {i.error}" for i in batch.items if i.error]
     if failed:

@@ -1,11 +1,19 @@
-"""Materialization metadata helpers: what an operator reads in the Dagster UI."""
-
-from __future__ import annotations
-
+"""Shared pieces of the assets: the run config of queue-driven assets and materialization
+metadata helpers (what an operator reads in the Dagster UI)."""
 from typing import Any
 
 import dagster as dg
 import numpy as np
+from pydantic import Field
+
+
+class QueueBatchConfig(dg.Config):
+    job_ids: list[int] = Field(default_factory=list,
+                               description="memory_jobs ids of the batch (set by the sensor); empty = oldest due jobs")
+    max_jobs: int = Field(0, ge=0, le=1000, description="jobs to lease; 0 = memory.pipelineV2.worker.batchSize")
+
+    def limit(self, batch_size: int) -> int:
+        return self.max_jobs or max(len(self.job_ids), batch_size)
 
 
 def latency(values_ms: list[float], prefix: str) -> dict[str, Any]:

@@ -42,12 +42,13 @@ class JobQueue:
         self._rng = rng or random.Random()
 
     def enqueue(self, job_type: str, *, memory_id: str | None = None, document_id: str | None = None,
-                payload: dict[str, Any] | None = None) -> tuple[int, bool]:
+                entity_id: str | None = None, payload: dict[str, Any] | None = None) -> tuple[int, bool]:
         if job_type not in JOB_TYPES:
             raise ValueError(f"unknown job type {job_type!r}")
         with self._db.write() as conn:
             return job_store.enqueue(conn, job_type=job_type, memory_id=memory_id, document_id=document_id,
-                                     payload=payload, max_attempts=self.max_attempts, now=now_iso())
+                                     entity_id=entity_id, payload=payload, max_attempts=self.max_attempts,
+                                     now=now_iso())
 
     def lease(self, job_types: list[str], limit: int = 1, ids: list[int] | None = None) -> list[Row]:
         with self._db.write() as conn:
@@ -67,11 +68,11 @@ class JobQueue:
         with self._db.write() as conn:
             return job_store.fail(conn, job["id"], now=to_iso(now), error=error, not_before=due)
 
-    def reap_stale_leases(self) -> int:
+    def reap_stale_leases(self, job_type: str | None = None) -> int:
         now = datetime.now(timezone.utc)
         cutoff = to_iso(now - timedelta(milliseconds=self.lease_timeout_ms))
         with self._db.write() as conn:
-            return job_store.reap_stale_leases(conn, leased_before=cutoff, now=to_iso(now))
+            return job_store.reap_stale_leases(conn, leased_before=cutoff, now=to_iso(now), job_type=job_type)
 
     def requeue_dead(self, limit: int = 50) -> int:
         with self._db.write() as conn:

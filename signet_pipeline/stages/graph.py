@@ -13,10 +13,13 @@ import logging
 import re
 from dataclasses import dataclass
 
+from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.entities import MIN_ENTITY_NAME, canonical_name
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.stages.extraction import ExtractedEntity
+from signet_pipeline.pipeline.queue import STRUCTURAL_CLASSIFY
 from signet_pipeline.store import graph as graph_store
+from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.timeutil import now_iso
 
@@ -40,10 +43,29 @@ class GraphReport:
     rejected: int = 0
     new_relations: int = 0
     new_mentions: int = 0
+    attributes: int = 0
     failed: str | None = None
 
 
-def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEntity]) -> GraphReport:
+def _attach_facts(conn, entity_id: str, name: str, facts: list[tuple[str, str]] | tuple, now: str,
+                  max_attempts: int) -> int:
+    added = 0
+    needle = name.lower()
+    for memory_id, content in facts:
+        if needle in content.lower() and graph_store.add_attribute(
+                conn, entity_id=entity_id, aspect_id=None, memory_id=memory_id, kind="attribute", content=content,
+                normalized=normalize_content(content).normalized, confidence=0.5, importance=0.5, now=now):
+            added += 1
+    if added:
+        job_store.enqueue(conn, job_type=STRUCTURAL_CLASSIFY, entity_id=entity_id, now=now, max_attempts=max_attempts)
+    return added
+
+
+def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEntity],
+                    facts: list[tuple[str, str]] = ()) -> GraphReport:
+    """`facts`: (memory id, content) of the facts written for this source; a fact naming an entity
+    of the triples becomes that entity's attribute, unclassified, and the entity gets one
+    `structural_classify` job (deduplicated while pending) to give it an aspect and a kind."""
     report = GraphReport(triples=len(triples))
     if not triples:
         return report
@@ -63,6 +85,9 @@ def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEnti
                         conn, memory_id=source["id"], entity_id=entity_id, mention_text=name,
                         confidence=triple.confidence, now=now)
                     ids.append(entity_id)
+                for (name, _), entity_id in zip(ends, ids):
+                    report.attributes += _attach_facts(conn, entity_id, name, facts, now,
+                                                       svc.settings.pipeline.worker.max_retries)
                 relationship = triple.relationship.strip().lower()
                 if graph_store.link_relation(conn, source_id=ids[0], target_id=ids[1], relation_type=relationship,
                                              confidence=triple.confidence, memory_id=source["id"], now=now):

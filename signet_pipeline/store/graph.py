@@ -277,3 +277,34 @@ def mentions_percentile(conn: apsw.Connection, agent_id: str, percentile: float)
     offset = min(total - 1, int(total * (1 - percentile)))
     return scalar(conn, "SELECT mentions FROM entities WHERE agent_id = ? ORDER BY mentions DESC LIMIT 1 OFFSET ?",
                   (agent_id, offset))
+
+
+# --- structural classification -----------------------------------------------------------------
+
+def entity_row(conn: apsw.Connection, entity_id: str) -> Row | None:
+    found = rows(conn, "SELECT * FROM entities WHERE id = ?", (entity_id,))
+    return found[0] if found else None
+
+
+def aspect_names(conn: apsw.Connection, entity_id: str) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT name FROM entity_aspects WHERE entity_id = ? ORDER BY weight DESC, name",
+                                       (entity_id,))]
+
+
+def unclassified_attributes(conn: apsw.Connection, entity_id: str, limit: int) -> list[Row]:
+    """Active attributes the pipeline attached without an aspect yet, oldest first."""
+    return rows(conn, "SELECT id, content, memory_id FROM entity_attributes WHERE entity_id = ? AND aspect_id IS NULL "
+                      "AND status = 'active' ORDER BY created_at, rowid LIMIT ?", (entity_id, limit))
+
+
+def classify_attribute(conn: apsw.Connection, attribute_id: str, *, aspect_id: str, kind: str, importance: float,
+                       now: str) -> None:
+    conn.execute("UPDATE entity_attributes SET aspect_id = ?, kind = ?, importance = max(importance, ?), updated_at = ? "
+                 "WHERE id = ?", (aspect_id, kind, importance, now, attribute_id))
+
+
+def set_entity_type(conn: apsw.Connection, entity_id: str, entity_type: str, now: str) -> bool:
+    """Replace an 'extracted' type with an inferred one (a known type is never overwritten)."""
+    conn.execute("UPDATE entities SET entity_type = ?, updated_at = ? WHERE id = ? AND entity_type = 'extracted'",
+                 (entity_type, now, entity_id))
+    return conn.changes() > 0

@@ -16,24 +16,27 @@ from signet_pipeline.store.db import Row, one, rows, scalar
 
 
 def enqueue(conn: apsw.Connection, *, job_type: str, now: str, memory_id: str | None = None,
-            document_id: str | None = None, payload: dict[str, Any] | None = None, max_attempts: int = 3) -> tuple[int, bool]:
+            document_id: str | None = None, entity_id: str | None = None, payload: dict[str, Any] | None = None,
+            max_attempts: int = 3) -> tuple[int, bool]:
     """Insert a pending job unless one is already pending/leased for the same target and type.
 
     Returns (job id, created). The unique partial indexes make the dedup atomic.
     """
     job_id = scalar(
         conn,
-        "INSERT INTO memory_jobs(memory_id, document_id, job_type, status, payload, max_attempts, created_at, updated_at) "
-        "VALUES (?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
-        (memory_id, document_id, job_type, json.dumps(payload) if payload is not None else None, max_attempts, now, now),
+        "INSERT INTO memory_jobs(memory_id, document_id, entity_id, job_type, status, payload, max_attempts, created_at, "
+        "updated_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+        (memory_id, document_id, entity_id, job_type, json.dumps(payload) if payload is not None else None,
+         max_attempts, now, now),
     )
     if job_id is not None:
         return int(job_id), True
     existing = scalar(
         conn,
         "SELECT id FROM memory_jobs WHERE job_type = ? AND status IN ('pending', 'leased') AND "
-        "((? IS NOT NULL AND memory_id = ?) OR (? IS NOT NULL AND document_id = ?)) ORDER BY id LIMIT 1",
-        (job_type, memory_id, memory_id, document_id, document_id),
+        "((? IS NOT NULL AND memory_id = ?) OR (? IS NOT NULL AND document_id = ?) OR (? IS NOT NULL AND entity_id = ?)) "
+        "ORDER BY id LIMIT 1",
+        (job_type, memory_id, memory_id, document_id, document_id, entity_id, entity_id),
     )
     return int(existing), False
 
@@ -93,16 +96,16 @@ def fail(conn: apsw.Connection, job_id: int, *, now: str, error: str, not_before
     return found[0]["status"] if found else None
 
 
-def reap_stale_leases(conn: apsw.Connection, *, leased_before: str, now: str) -> int:
+def reap_stale_leases(conn: apsw.Connection, *, leased_before: str, now: str, job_type: str | None = None) -> int:
     """Leases older than the lease timeout (a worker died mid-job) go back to pending — or to
     dead when that lease was their last attempt (a pending job without attempts left would
-    never be leased again)."""
+    never be leased again). `job_type` limits the sweep to one queue."""
     conn.execute(
         "UPDATE memory_jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END, "
         "failed_at = CASE WHEN attempts >= max_attempts THEN :now ELSE failed_at END, "
         "error = 'lease expired (worker stopped mid-job)', leased_at = NULL, updated_at = :now "
-        "WHERE status = 'leased' AND leased_at < :cutoff",
-        {"now": now, "cutoff": leased_before},
+        "WHERE status = 'leased' AND leased_at < :cutoff AND (:type IS NULL OR job_type = :type)",
+        {"now": now, "cutoff": leased_before, "type": job_type},
     )
     return conn.changes()
 
@@ -114,7 +117,8 @@ def requeue_dead(conn: apsw.Connection, *, now: str, limit: int = 50) -> int:
         "UPDATE memory_jobs SET status = 'pending', attempts = 0, not_before = NULL, failed_at = NULL, "
         "updated_at = ? WHERE id IN (SELECT d.id FROM memory_jobs d WHERE d.status = 'dead' AND NOT EXISTS ("
         "SELECT 1 FROM memory_jobs j WHERE j.job_type = d.job_type AND j.status IN ('pending', 'leased') "
-        "AND (j.memory_id = d.memory_id OR j.document_id = d.document_id)) ORDER BY d.id LIMIT ?)",
+        "AND (j.memory_id = d.memory_id OR j.document_id = d.document_id OR j.entity_id = d.entity_id)) "
+        "ORDER BY d.id LIMIT ?)",
         (now, limit),
     )
     return conn.changes()

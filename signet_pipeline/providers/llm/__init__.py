@@ -21,12 +21,14 @@ class Llm(Protocol):
 
 @runtime_checkable
 class AnswersTasks(Protocol):
-    """A provider that answers the extraction and decision tasks directly (the `rules` provider)
+    """A provider that answers the pipeline's tasks directly (the `rules` provider)
     with the JSON objects the prompts ask a model for; the stages validate them the same way."""
 
     def extract(self, content: str) -> dict[str, Any]: ...
 
     def decide(self, fact: str, candidates: list[tuple[str, str]]) -> dict[str, Any]: ...
+
+    def classify(self, entity: str, entity_type: str, facts: list[str], aspects: list[str]) -> dict[str, Any]: ...
 
 
 from signet_pipeline.providers.llm.http import OllamaLlm, OpenAICompatibleLlm  # noqa: E402

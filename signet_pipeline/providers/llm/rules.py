@@ -24,6 +24,7 @@ from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.content import infer_type, normalize_content
 from signet_pipeline.memory.contradiction import subject_words, syntactic_contradiction
 from signet_pipeline.memory.entities import WORD, sentences, triples
+from signet_pipeline.memory.linker import aspect_of, is_decision
 
 _SMALL_TALK = re.compile(
     r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|lol|great|cool|nice|bye|good (morning|night|evening))\b",
@@ -122,3 +123,31 @@ class RulesLlm:
                 return {"action": "update", "targetId": candidate_id, "confidence": 0.75,
                         "reason": "refines a shorter existing memory with more detail"}
         return {"action": "add", "confidence": 0.8, "reason": "no candidate states or contradicts this fact"}
+
+    def classify(self, entity: str, entity_type: str, facts: list[str], aspects: list[str]) -> dict[str, Any]:
+        """Aspect from the facts' verbs, constraint for decision language, and a type for an entity
+        still typed 'extracted' from how the facts talk about it."""
+        items = [{"i": i, "aspect": aspect_of(fact), "kind": "constraint" if is_decision(fact) else "attribute"}
+                 for i, fact in enumerate(facts)]
+        return {"items": items, "entityType": _infer_type(entity, facts) if entity_type == "extracted" else None}
+
+
+_PERSON_VERBS = re.compile(r"\b(prefers?|likes?|loves?|lives?|works?|said|says|met|wants?|feels?|married|"
+                           r"his|her|she|he)\b", re.IGNORECASE)
+_PROJECT_WORDS = re.compile(r"\b(project|repo|repository|roadmap|release|milestone)\b", re.IGNORECASE)
+_SYSTEM_WORDS = re.compile(r"\b(server|service|database|cluster|api|daemon|deployed|runs on|hosted)\b", re.IGNORECASE)
+
+
+def _infer_type(entity: str, facts: list[str]) -> str:
+    text = " ".join(facts)
+    if any(any(c.isupper() for c in w[1:]) or any(c.isdigit() for c in w) for w in entity.split()):
+        return "tool"  # PostgreSQL, iOS, qwen3
+    if re.search(rf"\b{re.escape(entity)}\s+(project|repo)\b|\bproject\s+{re.escape(entity)}\b", text, re.IGNORECASE):
+        return "project"
+    if _SYSTEM_WORDS.search(text) and not _PERSON_VERBS.search(text):
+        return "system"
+    if _PERSON_VERBS.search(text):
+        return "person"
+    if _PROJECT_WORDS.search(text):
+        return "project"
+    return "unknown"

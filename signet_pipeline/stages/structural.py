@@ -1,0 +1,126 @@
+"""Structural classification (spec memory-pipeline "Structural Classification"): an entity's
+unclassified facts get an aspect and a kind (attribute | constraint) in one provider call per
+entity; an entity still typed 'extracted' gets a type. Replies are validated like every model
+reply (unknown indices, empty aspects and bad kinds are dropped with a warning); the writes run in
+one short transaction after the call, then supersession runs for each classified fact.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from signet_pipeline.memory.linker import ATTRIBUTE_IMPORTANCE, CONSTRAINT_IMPORTANCE
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.memory.supersession import supersede_siblings
+from signet_pipeline.providers.llm import AnswersTasks, Llm
+from signet_pipeline.providers.llm.output import extract_json
+from signet_pipeline.store import graph as graph_store
+from signet_pipeline.timeutil import now_iso
+
+ENTITY_TYPES = ("person", "project", "system", "tool", "concept", "skill", "task", "unknown")
+ASPECT_SUGGESTIONS = {
+    "person": ["preferences", "work", "location", "relationships", "schedule", "decisions"],
+    "project": ["decisions", "stack", "schedule", "people", "status"],
+    "system": ["stack", "configuration", "operations", "decisions"],
+    "tool": ["usage", "configuration", "decisions"],
+}
+DEFAULT_SUGGESTIONS = ["general", "decisions", "preferences", "stack"]
+MAX_ASPECT_CHARS = 40
+
+PROMPT = """Organize facts about the entity "{name}" (type: {type}).
+
+Existing aspects: {aspects}
+Suggested aspects: {suggestions}
+
+Facts:
+{facts}
+
+Return ONLY a JSON object: {{"items": [{{"i": fact number, "aspect": short lowercase aspect name,
+"kind": "attribute" | "constraint", "new": true if the aspect is not an existing one}}],
+"entityType": {type_request}}}
+A constraint is a rule or decision that must hold ("we decided...", "never...", "must...").
+"""
+
+
+class ClassifyReport(BaseModel):
+    entity_id: str
+    classified: int = 0
+    constraints: int = 0
+    superseded: int = 0
+    type_set: str | None = None
+    warnings: list[str] = []
+
+
+def build_prompt(entity: dict[str, Any], facts: list[str], aspects: list[str]) -> str:
+    suggestions = ASPECT_SUGGESTIONS.get(entity["entity_type"], DEFAULT_SUGGESTIONS)
+    type_request = (f"one of {' | '.join(ENTITY_TYPES)}" if entity["entity_type"] == "extracted" else "null")
+    return PROMPT.format(name=entity["name"], type=entity["entity_type"], aspects=", ".join(aspects) or "none",
+                         suggestions=", ".join(suggestions), type_request=type_request,
+                         facts="\n".join(f"{i}. {fact}" for i, fact in enumerate(facts)))
+
+
+def parse_classification(reply: str | dict[str, Any], count: int) -> tuple[dict[int, tuple[str, str]], str | None,
+                                                                             list[str]]:
+    """({fact index: (aspect, kind)}, entity type or None, warnings). Never raises."""
+    data = reply if isinstance(reply, dict) else extract_json(reply)
+    if isinstance(data, list):
+        data = {"items": data}
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        return {}, None, ["classification reply has no items list"]
+    out: dict[int, tuple[str, str]] = {}
+    warnings: list[str] = []
+    for item in data["items"]:
+        index = item.get("i") if isinstance(item, dict) else None
+        aspect = str(item.get("aspect") or "").strip().lower()[:MAX_ASPECT_CHARS] if isinstance(item, dict) else ""
+        kind = str(item.get("kind") or "attribute").strip().lower() if isinstance(item, dict) else ""
+        if not isinstance(index, int) or not 0 <= index < count:
+            warnings.append(f"item {item!r}: no such fact")
+        elif not aspect:
+            warnings.append(f"fact {index}: empty aspect")
+        elif kind not in ("attribute", "constraint"):
+            warnings.append(f"fact {index}: unknown kind {kind!r}")
+        else:
+            out[index] = (aspect, kind)
+    entity_type = str(data.get("entityType") or "").strip().lower() or None
+    if entity_type is not None and entity_type not in ENTITY_TYPES:
+        warnings.append(f"unknown entity type {entity_type!r} ignored")
+        entity_type = None
+    return out, entity_type, warnings
+
+
+def classify_entity(svc: MemoryService, llm: Llm, entity_id: str, *, batch_size: int = 20,
+                    timeout: float | None = None) -> ClassifyReport:
+    """Raises ProviderError when the provider fails (the job then retries)."""
+    report = ClassifyReport(entity_id=entity_id)
+    conn = svc.db.reader()
+    entity = graph_store.entity_row(conn, entity_id)
+    if entity is None:
+        report.warnings.append("entity no longer exists")
+        return report
+    pending = graph_store.unclassified_attributes(conn, entity_id, batch_size)
+    if not pending:
+        return report
+    facts = [a["content"] for a in pending]
+    aspects = graph_store.aspect_names(conn, entity_id)
+    if isinstance(llm, AnswersTasks):
+        reply: str | dict[str, Any] = llm.classify(entity["name"], entity["entity_type"], facts, aspects)
+    else:
+        reply = llm.generate(build_prompt(entity, facts, aspects), json=True, timeout=timeout)
+    assigned, entity_type, report.warnings = parse_classification(reply, len(facts))
+    with svc.db.write() as wconn:
+        now = now_iso()
+        for index, (aspect, kind) in sorted(assigned.items()):
+            aspect_id = graph_store.upsert_aspect(wconn, entity_id=entity_id, name=aspect, now=now)
+            graph_store.classify_attribute(wconn, pending[index]["id"], aspect_id=aspect_id, kind=kind, now=now,
+                                           importance=CONSTRAINT_IMPORTANCE if kind == "constraint"
+                                           else ATTRIBUTE_IMPORTANCE)
+            report.classified += 1
+            report.constraints += kind == "constraint"
+            if kind == "attribute":
+                report.superseded += supersede_siblings(wconn, attribute_id=pending[index]["id"], entity_id=entity_id,
+                                                        aspect_id=aspect_id, content=facts[index], now=now)
+        if entity_type and graph_store.set_entity_type(wconn, entity_id, entity_type, now):
+            report.type_set = entity_type
+    return report

@@ -1,0 +1,80 @@
+"""Structural classification: facts of an entity get aspects and kinds, entities get types."""
+
+import json
+
+import dagster as dg
+import pytest
+
+from signet_pipeline.assets.graph import entity_structure
+from signet_pipeline.memory.models import RememberRequest
+from signet_pipeline.memory.remember import remember
+from signet_pipeline.pipeline.extraction import run_jobs
+from signet_pipeline.pipeline.queue import JobQueue
+from signet_pipeline.pipeline.structural import run_structural_jobs
+from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
+from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.resources import LlmResource, SignetStoreResource
+from signet_pipeline.sensors import structural_jobs_sensor
+from signet_pipeline.stages.structural import parse_classification
+from tests.fakes import FakeServer
+
+RULES = RulesLlm()
+TEXT = "Priya Sharma decided to use Rust for Zephyr. Priya Sharma prefers quiet mornings."
+
+
+@pytest.mark.parametrize("reply, expected, entity_type, warned", [
+    ({"items": [{"i": 0, "aspect": "Decisions", "kind": "constraint"}], "entityType": "person"},
+     {0: ("decisions", "constraint")}, "person", 0),
+    (json.dumps([{"i": 0, "aspect": "stack", "kind": "attribute"}]), {0: ("stack", "attribute")}, None, 0),
+    ({"items": [{"i": 7, "aspect": "x"}, {"i": 0, "aspect": ""}, {"i": 1, "aspect": "a", "kind": "rule"}]}, {}, None, 3),
+    ({"items": [], "entityType": "planet"}, {}, None, 1),
+    ("not json at all", {}, None, 1),
+])
+def test_classification_replies_are_validated(reply, expected, entity_type, warned):
+    assigned, inferred, warnings = parse_classification(reply, 2)
+    assert (assigned, inferred, len(warnings)) == (expected, entity_type, warned)
+
+
+def extract_then_classify(svc, llm=RULES):
+    remember(svc, RememberRequest(content=TEXT))
+    run_jobs(svc, JobQueue(svc.db), RULES, 10)
+    return run_structural_jobs(svc, JobQueue(svc.db), llm, 10)
+
+
+def test_pipeline_facts_become_classified_attributes_of_their_entities(svc):
+    batch = extract_then_classify(svc)
+    priya = next(r for r in batch.reports if r.type_set == "person")
+    assert priya.classified == 2 and priya.constraints == 1
+    rows = svc.db.reader().execute(
+        "SELECT a.name, t.kind, m.who FROM entity_attributes t JOIN entities e ON e.id = t.entity_id "
+        "JOIN entity_aspects a ON a.id = t.aspect_id JOIN memories m ON m.id = t.memory_id "
+        "WHERE e.canonical_name = 'priya sharma' AND m.who = 'pipeline-v2' ORDER BY a.name").fetchall()
+    assert rows == [("decisions", "constraint", "pipeline-v2"), ("preferences", "attribute", "pipeline-v2")]
+    assert svc.db.reader().execute("SELECT count(*) FROM entity_attributes WHERE aspect_id IS NULL").fetchone()[0] == 0
+    assert JobQueue(svc.db).due("structural_classify") == []
+
+
+def test_an_llm_classification_with_a_bad_item_keeps_the_good_ones(svc):
+    def reply(path, body):
+        content = {"items": [{"i": 0, "aspect": "languages", "kind": "constraint"}, {"i": 9, "aspect": "x"}],
+                   "entityType": "person"}
+        return 200, {"choices": [{"message": {"role": "assistant", "content": json.dumps(content)}}]}
+
+    with FakeServer(reply) as server:
+        batch = extract_then_classify(svc, OpenAICompatibleLlm(base_url=server.url, model="m"))
+    assert any(r.warnings for r in batch.reports) and all(r.classified >= 1 for r in batch.reports)
+
+
+def test_sensor_and_asset_run_the_structural_queue(svc, workspace):
+    remember(svc, RememberRequest(content=TEXT))
+    run_jobs(svc, JobQueue(svc.db), RULES, 10)
+    signet = SignetStoreResource(workspace=str(workspace))
+    with dg.instance_for_test() as instance, dg.build_sensor_context(instance=instance,
+                                                                     resources={"signet": signet}) as ctx:
+        result = structural_jobs_sensor(ctx)
+    assert len(result.run_requests) == 1 and result.run_requests[0].run_key.startswith("structural-classify-")
+    config = result.run_requests[0].run_config
+    done = dg.materialize([entity_structure], resources={"signet": signet, "llm": LlmResource()},
+                          run_config=config)
+    meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+    assert meta["facts_classified"].value >= 2 and meta["constraints"].value >= 1
