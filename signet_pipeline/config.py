@@ -151,6 +151,14 @@ class DampeningConfig(_Section):
     resolution_boost: float = Field(1.2, ge=1.0, le=3.0)
 
 
+class RerankerConfig(_Section):
+    """Embedding reranker over the top N results (off by default; spec default on with a model)."""
+
+    enabled: bool = False
+    top_n: int = Field(20, ge=1, le=100)
+    timeout_ms: int = Field(2000, ge=100, le=30_000)
+
+
 class PipelineV2Config(_Section):
     enabled: bool = True
     shadow_mode: bool = False
@@ -165,6 +173,7 @@ class PipelineV2Config(_Section):
     graph: GraphConfig = GraphConfig()
     traversal: TraversalConfig = TraversalConfig()
     dampening: DampeningConfig = DampeningConfig()
+    reranker: RerankerConfig = RerankerConfig()
 
     @property
     def graph_on(self) -> bool:

@@ -113,3 +113,15 @@ def test_hub_dampening_hits_memories_linked_only_to_the_most_mentioned_entities(
     signet = svc.db.reader().execute("SELECT id FROM entities WHERE canonical_name = 'signet'").fetchone()[0]
     fresh = {mid: Candidate(1.0, "hybrid", 0.5, 0.5) for mid in ids}
     assert dampen(svc.db.reader(), "default", fresh, rows, hub_only, focal={signet})["hub"] == 0
+
+
+def test_embedding_reranker_blends_the_head_and_keeps_the_tail():
+    from signet_pipeline.config import RerankerConfig
+    from signet_pipeline.memory.rerank import rerank as rerank_results
+
+    ranked = [(0.50, "hybrid", "a"), (0.48, "hybrid", "b"), (0.40, "keyword", "c"), (0.30, "keyword", "d")]
+    cosines = {"a": 0.1, "b": 0.9, "d": 1.0}
+    out = rerank_results(ranked, cosines, RerankerConfig(enabled=True, top_n=3))
+    assert [mid for _, _, mid in out] == ["b", "c", "a", "d"]  # c has no vector: keeps 0.40; d is past top_n
+    assert out[0][0] == pytest.approx(0.7 * 0.48 + 0.3 * 0.9)
+    assert rerank_results(ranked, {"a": "not a number"}, RerankerConfig(enabled=True)) == ranked  # failure: as is

@@ -30,6 +30,7 @@ import numpy as np
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.fts_query import QueryTerms, match_for, query_tokens, within_budget
 from signet_pipeline.memory.models import RecallHit, RecallRequest, RecallResult
+from signet_pipeline.memory.rerank import rerank
 from signet_pipeline.memory.content import tags_text
 from signet_pipeline.memory.dampening import Candidate, dampen
 from signet_pipeline.memory.graph_recall import Traversal, boost_ids, traverse
@@ -249,6 +250,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
 
     rows = mem_store.fetch_many(conn, list(dict.fromkeys([*keyword_ids, *(leg.found if leg else []), *visible])))
     cosines: dict[str, float] | None = None
+    raw_cosines: dict[str, float] = {}
     index = svc.vector_index()
     if leg is not None and index is not None:
         # One lookup of every candidate's vector: cosines for the keyword hits the vector leg did
@@ -256,6 +258,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
         by_hash = index.vectors({row["content_hash"] for row in rows.values()})
         vectors = {mid: by_hash[row["content_hash"]] for mid, row in rows.items() if row["content_hash"] in by_hash}
         cosines = {**{mid: max(0.0, float(v @ leg.query_vec)) for mid, v in vectors.items()}, **leg.found}
+        raw_cosines = cosines
         if cfg.hub_penalty > 0 and options.hub_correction:
             flat = {mid: c for mid, c in cosines.items() if mid not in visible or mid in leg.found}
             graph_only = {mid: c for mid, c in cosines.items() if mid not in flat}
@@ -269,6 +272,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening, set(trav.focal)) if use_graph else {}
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
     ranked = rank(fused, limit=limit, min_score=min_score, graph_slots=graph_slots)
+    if pipeline.reranker.enabled and raw_cosines:
+        ranked = rerank(ranked, raw_cosines, pipeline.reranker)
     hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
     watch.lap("final_rank")
 
