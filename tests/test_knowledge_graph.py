@@ -157,3 +157,14 @@ def test_community_asset_recovers_planted_groups(svc, workspace):
     found = [found_labels[assigned[e]] for _, e in flat]
     assert ig.compare_communities(planted, found, method="nmi") >= 0.9
     assert q(svc, "SELECT count(*), sum(size) FROM entity_communities") == [(len(found_labels), groups * size)]
+
+
+def test_link_memory_reports_what_it_wrote_and_relinking_adds_nothing(svc):
+    from signet_pipeline.memory.linker import link_memory
+
+    text = "We decided to use Postgres over MySQL. Nicholai prefers tabs."
+    with svc.db.write() as conn:
+        first = link_memory(conn, memory_id="m-1", content=text, agent_id="default", now=now_iso())
+        again = link_memory(conn, memory_id="m-1", content=text, agent_id="default", now=now_iso())
+    assert (first.entities, first.mentions, first.attributes, first.constraints) == (3, 3, 3, 2)
+    assert (again.mentions, again.attributes, again.constraints) == (0, 0, 0)
