@@ -14,6 +14,10 @@ the caller waited for the vector leg after its own work) and `final_rank`. Score
 - cosines are corrected for hubness (memory/hubness.py): a memory as similar to every other
   candidate as to the query is a generic hub and loses some of its cosine;
 - a memory with no vector (embedding failed) keeps its keyword score as is;
+- graph paths (memory/graph_recall.py), while the vector leg runs: the traversal from entities the
+  query names adds the memories it reaches as candidates (`source: "graph"`, scored like the rest,
+  at most 60% of the slots); the legacy graph boost, post-fusion dampening (memory/dampening.py)
+  and the embedding reranker (memory/rerank.py) exist behind flags, off by default (measured);
 - results under min_score are dropped. `source` says which leg(s) found the memory.
 """
 
@@ -253,8 +257,9 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     raw_cosines: dict[str, float] = {}
     index = svc.vector_index()
     if leg is not None and index is not None:
-        # One lookup of every candidate's vector: cosines for the keyword hits the vector leg did
-        # not return, and the pool the hubness correction compares.
+        # One lookup of every candidate's vector: cosines for the keyword and graph candidates the
+        # vector leg did not return, and the pool the hubness correction compares (flat candidates;
+        # graph-only ones are corrected against that pool without joining it).
         by_hash = index.vectors({row["content_hash"] for row in rows.values()})
         vectors = {mid: by_hash[row["content_hash"]] for mid, row in rows.items() if row["content_hash"] in by_hash}
         cosines = {**{mid: max(0.0, float(v @ leg.query_vec)) for mid, v in vectors.items()}, **leg.found}
