@@ -89,28 +89,39 @@ def _prepare(svc: MemoryService, req: RememberRequest, actor: Actor) -> _Pending
     return _Pending(req, content, values)
 
 
-def _embed(svc: MemoryService, pending: list[_Pending]) -> None:
-    """Vectors for the items whose content has none yet for this model, in one provider call.
-    A provider failure is not fatal: those memories are stored keyword-only and the refresh
-    stage finds them later (no embeddings row)."""
+def embed_missing(svc: MemoryService, texts: list[str]) -> tuple[dict[str, np.ndarray], set[str]]:
+    """(new vectors, hashes that already have one for this model), both keyed by content hash, for
+    storage-form texts: one provider call for the texts without a vector, made before any write
+    transaction. A provider failure is not fatal: those memories are stored keyword-only and the
+    refresh stage finds them later (no embeddings row)."""
     model = svc.embedder.model
     reader = svc.db.reader()
-    need = []
-    for item in pending:
-        if emb_store.exists_for_hash(reader, item.content.content_hash, model):
-            item.values["embedding_model"] = model
+    stored: set[str] = set()
+    need: dict[str, str] = {}
+    for text in texts:
+        norm = normalize_content(text)
+        if not norm.storage or norm.content_hash in stored or norm.content_hash in need:
+            continue
+        if emb_store.exists_for_hash(reader, norm.content_hash, model):
+            stored.add(norm.content_hash)
         else:
-            need.append(item)
+            need[norm.content_hash] = norm.storage
     if not need or not svc.embedder.enabled:
-        return
+        return {}, stored
     try:
-        vectors = svc.embedder.embed([item.content.storage for item in need])
+        return dict(zip(need, svc.embedder.embed(list(need.values())))), stored
     except ProviderError as exc:
-        log.warning("embedding failed for %d memories, stored keyword-only: %s", len(need), exc)
-        return
-    for item, vector in zip(need, vectors):
-        item.vector = vector
-        item.values["embedding_model"] = model
+        log.warning("embedding failed for %d texts, stored keyword-only: %s", len(need), exc)
+        return {}, stored
+
+
+def _embed(svc: MemoryService, pending: list[_Pending]) -> None:
+    vectors, stored = embed_missing(svc, [item.content.storage for item in pending])
+    for item in pending:
+        content_hash = item.content.content_hash
+        item.vector = vectors.get(content_hash)
+        if item.vector is not None or content_hash in stored:
+            item.values["embedding_model"] = svc.embedder.model
 
 
 def remember(svc: MemoryService, req: RememberRequest, actor: Actor = Actor()) -> RememberResult:

@@ -29,7 +29,8 @@ from signet_pipeline.stages import contradiction
 from signet_pipeline.stages.decision import decide
 from signet_pipeline.stages.extraction import ExtractionResult, extract
 from signet_pipeline.stages.graph import GraphReport, persist_triples
-from signet_pipeline.stages.writes import Proposal, WriteReport, apply_proposals, fact_vectors
+from signet_pipeline.memory.remember import embed_missing
+from signet_pipeline.stages.writes import Proposal, WriteReport, apply_proposals
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.timeutil import now_iso
@@ -145,7 +146,7 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
     for item in batch.active:
         for fact in item.extraction.facts:
             fact.content = normalize_content(fact.content).storage  # the form stored, embedded and searched
-    batch.vectors = fact_vectors(svc, [f.content for item in batch.active for f in item.extraction.facts])
+    batch.vectors, _ = embed_missing(svc, [f.content for item in batch.active for f in item.extraction.facts])
     batch.timings_ms["embed"] = (time.perf_counter() - started) * 1000
 
     def run(item: WorkItem) -> None:

@@ -22,9 +22,9 @@ from typing import Any
 import apsw
 import numpy as np
 
-from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.models import RecallHit
+from signet_pipeline.memory.remember import embed_missing
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.stages.contradiction import ContradictionCheck
 from signet_pipeline.stages.decision import Decision
@@ -67,28 +67,6 @@ class WriteReport:
                 "createdIds": self.created, "deduped": self.deduped, "skipped": dict(self.skipped),
                 "none": self.none, "blocked": self.blocked, "superseded": self.superseded,
                 "reviewNeeded": self.review_needed, "shadow": self.shadow}
-
-
-def fact_vectors(svc: MemoryService, contents: list[str], known: dict[str, np.ndarray] | None = None,
-                 ) -> dict[str, np.ndarray]:
-    """Vectors by content hash for facts whose hash has none stored yet — one provider call, made
-    before any write transaction. A provider failure leaves them keyword-only (refresh finds them)."""
-    vectors = dict(known or {})
-    if not svc.embedder.enabled:
-        return vectors
-    reader = svc.db.reader()
-    need: dict[str, str] = {}
-    for content in contents:
-        norm = normalize_content(content)
-        if norm.storage and norm.content_hash not in vectors and norm.content_hash not in need \
-                and not emb_store.exists_for_hash(reader, norm.content_hash, svc.embedder.model):
-            need[norm.content_hash] = norm.storage
-    if need:
-        try:
-            vectors.update(zip(need, svc.embedder.embed(list(need.values()))))
-        except ProviderError:
-            pass
-    return vectors
 
 
 def _metadata(p: Proposal, source: Row, *, model: str, fact_count: int, entity_count: int, mode: str,
@@ -168,7 +146,7 @@ def apply_proposals(svc: MemoryService, source: Row, proposals: list[Proposal], 
     mode = pipeline.write_mode
     report = WriteReport(mode=mode, proposals=len(proposals))
     vectors = vectors if vectors is not None else (
-        fact_vectors(svc, [p.fact.content for p in proposals]) if mode != "shadow" else {})
+        embed_missing(svc, [p.fact.content for p in proposals])[0] if mode != "shadow" else {})
     with svc.db.write() as conn:
         now = now_iso()
 
