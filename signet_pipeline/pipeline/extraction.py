@@ -202,9 +202,8 @@ def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Bat
             svc, item.source, item.proposals, model=batch.model, fact_count=len(item.extraction.facts),
             entity_count=len(item.extraction.entities), vectors=batch.vectors, job_id=job_id, rerun=batch.rerun)
         if svc.settings.pipeline.graph_on and item.report.mode != "shadow":
-            created = mem_store.fetch_many(svc.db.reader(), item.report.created)
-            facts = [(mid, row["content"]) for mid, row in created.items()]
-            item.graph = persist_triples(svc, item.source, item.extraction.entities, facts)  # own tx, after the facts
+            item.graph = persist_triples(svc, item.source, item.extraction.entities,  # own tx, after the facts
+                                         list(item.report.created.items()))
         item.outcome = "completed"
         if queue is not None and job_id is not None:
             queue.complete(job_id, {**item.report.as_dict(), "facts": len(item.extraction.facts),

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+import apsw
 
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.entities import MIN_ENTITY_NAME, canonical_name
@@ -47,7 +50,7 @@ class GraphReport:
     failed: str | None = None
 
 
-def _attach_facts(conn, entity_id: str, name: str, facts: list[tuple[str, str]] | tuple, now: str,
+def _attach_facts(conn: apsw.Connection, entity_id: str, name: str, facts: Sequence[tuple[str, str]], now: str,
                   max_attempts: int) -> int:
     added = 0
     needle = name.lower()
@@ -62,7 +65,7 @@ def _attach_facts(conn, entity_id: str, name: str, facts: list[tuple[str, str]] 
 
 
 def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEntity],
-                    facts: list[tuple[str, str]] = ()) -> GraphReport:
+                    facts: Sequence[tuple[str, str]] = ()) -> GraphReport:
     """`facts`: (memory id, content) of the facts written for this source; a fact naming an entity
     of the triples becomes that entity's attribute, unclassified, and the entity gets one
     `structural_classify` job (deduplicated while pending) to give it an aspect and a kind."""

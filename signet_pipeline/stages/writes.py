@@ -53,7 +53,7 @@ class Proposal:
 class WriteReport:
     mode: str
     proposals: int = 0
-    created: list[str] = field(default_factory=list)
+    created: dict[str, str] = field(default_factory=dict)  # new memory id -> its content
     deduped: int = 0
     skipped: dict[str, int] = field(default_factory=dict)  # reason -> count
     none: int = 0
@@ -64,7 +64,7 @@ class WriteReport:
 
     def as_dict(self) -> dict[str, Any]:
         return {"mode": self.mode, "proposals": self.proposals, "created": len(self.created),
-                "createdIds": self.created, "deduped": self.deduped, "skipped": dict(self.skipped),
+                "createdIds": list(self.created), "deduped": self.deduped, "skipped": dict(self.skipped),
                 "none": self.none, "blocked": self.blocked, "superseded": self.superseded,
                 "reviewNeeded": self.review_needed, "shadow": self.shadow}
 
@@ -192,7 +192,7 @@ def apply_proposals(svc: MemoryService, source: Row, proposals: list[Proposal], 
                 report.deduped += 1
                 audit(source["id"], "deduped", p, existingId=detail)
             else:
-                report.created.append(detail)
+                report.created[detail] = normalize_content(p.fact.content).storage
                 audit(detail, "created", p)
             if target is not None and detail and detail != target["id"] and mem_store.supersede(
                     conn, target["id"], by=detail, now=now, actor=PIPELINE_ACTOR):
