@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import apsw
 
-from signet_pipeline.config import TraversalConfig
+from signet_pipeline.config import GraphConfig, TraversalConfig
 from signet_pipeline.memory.entities import canonical_name
 from signet_pipeline.store import graph as graph_store
 
@@ -92,12 +92,22 @@ def traverse(conn: apsw.Connection, agent_id: str, query: str, project: str | No
     return result
 
 
-def boost_ids(conn: apsw.Connection, agent_id: str, tokens: list[str]) -> set[str]:
-    """Legacy graph boost candidates; never raises (the boost is additive and optional)."""
+def boost_ids(conn: apsw.Connection, agent_id: str, tokens: list[str], cfg: GraphConfig) -> set[str]:
+    """Legacy graph boost candidates (entities named like a query token, one relation hop, the
+    memories mentioning them), checked against `boostTimeoutMs` before each step: memory ids only
+    come from the last step, so a boost past its deadline boosts nothing. Never raises: the boost
+    is additive and optional."""
     tokens = [t for t in tokens if len(t) >= 2][:10]
     if not tokens:
         return set()
+    deadline = time.perf_counter() + cfg.boost_timeout_ms / 1000
     try:
-        return set(graph_store.boost_memory_ids(conn, agent_id, tokens))
+        seeds = graph_store.entities_containing(conn, agent_id, tokens)
+        if not seeds or time.perf_counter() > deadline:
+            return set()
+        seeds += graph_store.relation_neighbours(conn, seeds)
+        if time.perf_counter() > deadline:
+            return set()
+        return set(graph_store.memories_mentioning(conn, seeds))
     except apsw.Error:
         return set()

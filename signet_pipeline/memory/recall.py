@@ -238,8 +238,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     trav = Traversal()
     if use_graph and pipeline.traversal.enabled:  # while the vector leg runs
         trav = traverse(conn, flt.agent_id, req.query, req.project, pipeline.traversal)
-    boosted = boost_ids(conn, flt.agent_id, tokens) if use_graph and not trav.focal and pipeline.graph.boost_weight \
-        else set()
+    boosted = boost_ids(conn, flt.agent_id, tokens, pipeline.graph) \
+        if use_graph and not trav.focal and pipeline.graph.boost_weight else set()
     graph_ids = list(trav.memory_ids.difference(keyword_ids))
     visible = mem_store.visible_ids(conn, graph_ids, flt) if graph_ids else set()
     watch.lap("graph_traversal")

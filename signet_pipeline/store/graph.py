@@ -238,25 +238,28 @@ def dependency_neighbours(conn: apsw.Connection, entity_ids: list[str], *, min_s
         (json.dumps(entity_ids), min_strength, limit))]
 
 
-def boost_memory_ids(conn: apsw.Connection, agent_id: str, tokens: list[str], *, entity_limit: int = 20,
-                     neighbour_limit: int = 50, memory_limit: int = 200) -> list[str]:
-    """Legacy graph boost: entities whose name contains a query token, one hop through relations
-    either way, then the memories mentioning any of them."""
+def entities_containing(conn: apsw.Connection, agent_id: str, tokens: list[str], limit: int = 20) -> list[str]:
+    """Legacy graph boost, step 1: entities whose canonical name contains a query token."""
     likes = " OR ".join("canonical_name LIKE ? ESCAPE '\\'" for _ in tokens)
     patterns = ["%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for t in tokens]
-    seeds = [r[0] for r in conn.execute(f"SELECT id FROM entities WHERE agent_id = ? AND ({likes}) "
-                                        "ORDER BY mentions DESC LIMIT ?", (agent_id, *patterns, entity_limit))]
-    if not seeds:
-        return []
-    ids = json.dumps(seeds)
-    neighbours = [r[0] for r in conn.execute(
+    return [r[0] for r in conn.execute(f"SELECT id FROM entities WHERE agent_id = ? AND ({likes}) "
+                                       "ORDER BY mentions DESC LIMIT ?", (agent_id, *patterns, limit))]
+
+
+def relation_neighbours(conn: apsw.Connection, entity_ids: list[str], limit: int = 50) -> list[str]:
+    """Step 2: one hop through relations, either direction."""
+    return [r[0] for r in conn.execute(
         "SELECT DISTINCT CASE WHEN source_entity_id IN (SELECT value FROM json_each(:ids)) THEN target_entity_id "
         "ELSE source_entity_id END FROM relations WHERE source_entity_id IN (SELECT value FROM json_each(:ids)) "
-        "OR target_entity_id IN (SELECT value FROM json_each(:ids)) LIMIT :n", {"ids": ids, "n": neighbour_limit})]
+        "OR target_entity_id IN (SELECT value FROM json_each(:ids)) LIMIT :n", {"ids": json.dumps(entity_ids), "n": limit})]
+
+
+def memories_mentioning(conn: apsw.Connection, entity_ids: list[str], limit: int = 200) -> list[str]:
+    """Step 3: live memories mentioning any of the entities."""
     return [r[0] for r in conn.execute(
         "SELECT DISTINCT m.memory_id FROM memory_entity_mentions m JOIN memories mem ON mem.id = m.memory_id "
         "WHERE m.entity_id IN (SELECT value FROM json_each(?)) AND mem.is_deleted = 0 LIMIT ?",
-        (json.dumps(seeds + neighbours), memory_limit))]
+        (json.dumps(entity_ids), limit))]
 
 
 def linked_entities(conn: apsw.Connection, memory_ids: list[str]) -> dict[str, list[tuple[str, int]]]:
