@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TypeVar
 
 import dagster as dg
-from pydantic import Field, PrivateAttr
+from pydantic import BaseModel, Field, PrivateAttr
 
 from signet_pipeline.config import Settings, load_settings
 from signet_pipeline.memory.service import MemoryService
@@ -19,6 +20,19 @@ from signet_pipeline.pipeline.queue import JobQueue
 from signet_pipeline.providers.embeddings import EmbeddingProvider, load_embedder
 from signet_pipeline.providers.llm import Llm, create_llm
 from signet_pipeline.store.db import Database
+
+C = TypeVar("C", bound=BaseModel)
+
+
+def _override(cfg: C, **fields: str) -> C:
+    """`cfg` with the non-empty fields replaced, validated again. A new provider without a model
+    gets that provider's default model, not the old provider's."""
+    given = {k: v for k, v in fields.items() if v}
+    if not given:
+        return cfg
+    if "provider" in given and "model" not in given:
+        given["model"] = ""
+    return cfg.model_validate({**cfg.model_dump(), **given})
 
 
 class EmbedderResource(dg.ConfigurableResource):
@@ -28,11 +42,7 @@ class EmbedderResource(dg.ConfigurableResource):
     model: str = Field("", description="empty = embedding.model")
 
     def load(self, settings: Settings) -> EmbeddingProvider:
-        cfg = settings.embedding
-        if self.provider or self.model:
-            cfg = cfg.model_validate({**cfg.model_dump(), "provider": self.provider or cfg.provider,
-                                      "model": self.model if self.model else ("" if self.provider else cfg.model)})
-        return load_embedder(cfg)
+        return load_embedder(_override(settings.embedding, provider=self.provider, model=self.model))
 
 
 class LlmResource(dg.ConfigurableResource):
@@ -43,11 +53,7 @@ class LlmResource(dg.ConfigurableResource):
     base_url: str = Field("", description="empty = extraction.base_url (or the provider's default)")
 
     def create(self, settings: Settings) -> Llm:
-        cfg = settings.pipeline.extraction
-        if self.provider or self.model or self.base_url:
-            cfg = cfg.model_validate({**cfg.model_dump(), "provider": self.provider or cfg.provider,
-                                      "model": self.model if self.model else ("" if self.provider else cfg.model),
-                                      "base_url": self.base_url or cfg.base_url})
+        cfg = _override(settings.pipeline.extraction, provider=self.provider, model=self.model, base_url=self.base_url)
         return create_llm(cfg)
 
 
