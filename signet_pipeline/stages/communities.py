@@ -54,8 +54,9 @@ def detect(db: Database, agent_id: str) -> AgentPartition:
     conn = db.reader()
     edges = graph_store.weighted_edges(conn, agent_id)
     membership, modularity = partition(edges)
-    names = dict(conn.execute("SELECT id, name FROM entities WHERE agent_id = ?", (agent_id,)))
-    mentions = dict(conn.execute("SELECT id, mentions FROM entities WHERE agent_id = ?", (agent_id,)))
+    entities = graph_store.names_and_mentions(conn, agent_id)
+    names = {eid: name for eid, (name, _) in entities.items()}
+    mentions = {eid: n for eid, (_, n) in entities.items()}
     groups: dict[int, list[str]] = {}
     for entity_id, index in membership.items():
         groups.setdefault(index, []).append(entity_id)

@@ -178,6 +178,12 @@ def weighted_edges(conn: apsw.Connection, agent_id: str) -> list[tuple[str, str,
         ") WHERE a <> b GROUP BY a, b", (agent_id, agent_id))]
 
 
+def names_and_mentions(conn: apsw.Connection, agent_id: str) -> dict[str, tuple[str, int]]:
+    """entity id -> (name, mentions) for one agent (labels of communities)."""
+    return {r[0]: (r[1], r[2]) for r in conn.execute(
+        "SELECT id, name, mentions FROM entities WHERE agent_id = ?", (agent_id,))}
+
+
 def graph_agents(conn: apsw.Connection) -> list[str]:
     return [r[0] for r in conn.execute("SELECT DISTINCT agent_id FROM entities ORDER BY agent_id")]
 
