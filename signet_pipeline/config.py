@@ -159,6 +159,26 @@ class RerankerConfig(_Section):
     timeout_ms: int = Field(2000, ge=100, le=30_000)
 
 
+class FeedbackConfig(_Section):
+    """Aspect feedback at session end (spec "Behavioral Feedback Loop"): injected memories a later
+    full-text search of the session hit raise their aspects' weight; aspects nobody confirmed for
+    `staleDays` decay, every `decayIntervalSessions` ended sessions of an agent."""
+
+    enabled: bool = True
+    delta: float = Field(0.05, ge=0.0, le=1.0, description="weight gained per confirmed memory")
+    min_weight: float = Field(0.1, ge=0.0, le=1.0)
+    max_weight: float = Field(1.0, ge=0.0, le=1.0)
+    stale_days: float = Field(14.0, gt=0.0, le=3650.0)
+    decay_rate: float = Field(0.02, ge=0.0, le=1.0)
+    decay_interval_sessions: int = Field(5, ge=1, le=10_000)
+
+    @model_validator(mode="after")
+    def _bounds(self) -> "FeedbackConfig":
+        if self.min_weight > self.max_weight:
+            raise ValueError("minWeight must not exceed maxWeight")
+        return self
+
+
 class PipelineV2Config(_Section):
     enabled: bool = True
     shadow_mode: bool = False
@@ -174,6 +194,7 @@ class PipelineV2Config(_Section):
     traversal: TraversalConfig = TraversalConfig()
     dampening: DampeningConfig = DampeningConfig()
     reranker: RerankerConfig = RerankerConfig()
+    feedback: FeedbackConfig = FeedbackConfig()
 
     @property
     def graph_on(self) -> bool:
@@ -207,6 +228,13 @@ class MemoryConfig(_Section):
     pipeline_v2: PipelineV2Config = Field(
         PipelineV2Config(), validation_alias=AliasChoices("pipelineV2", "pipeline_v2", "pipelinev2")
     )
+
+
+class HooksConfig(_Section):
+    """Harness hooks: how much context session-start injects."""
+
+    session_start_budget_chars: int = Field(2000, ge=200, le=50_000)
+    session_start_limit: int = Field(10, ge=1, le=100, description="recalled memories considered")
 
 
 class ServerConfig(_Section):
@@ -248,6 +276,7 @@ class Settings(BaseSettings):
     search: SearchConfig = SearchConfig()
     embedding: EmbeddingConfig = EmbeddingConfig()
     memory: MemoryConfig = MemoryConfig()
+    hooks: HooksConfig = HooksConfig()
 
     @model_validator(mode="after")
     def _expand(self) -> "Settings":

@@ -53,6 +53,8 @@ def hook_remember_route(request: Request, body: RememberRequest, svc: Service,
 def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> RecallResult:
     if "agent_id" not in body.model_fields_set:
         body.agent_id = reading_agent(request)
+    if not body.session_key and request.headers.get("x-signet-session-key"):
+        body.session_key = request.headers["x-signet-session-key"]
     return recall(svc, body)
 
 

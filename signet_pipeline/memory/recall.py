@@ -41,8 +41,10 @@ from signet_pipeline.memory.graph_recall import Traversal, boost_ids, traverse
 from signet_pipeline.memory.hubness import dampen_hubs
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.timeutil import now_iso
 
 log = logging.getLogger("signet.recall")
 
@@ -195,6 +197,17 @@ def to_hit(row: Row, score: float, source: str) -> RecallHit:
     )
 
 
+def count_session_fts_hits(svc: MemoryService, session_key: str, memory_ids: list[str]) -> None:
+    """Full-text hits on memories the session was given at start: the aspect feedback's signal.
+    Bookkeeping only, so a failure is logged and the recall still answers."""
+    try:
+        if memory_ids and sessions_store.tracked(svc.db.reader(), session_key):
+            with svc.db.write() as conn:
+                sessions_store.count_fts_hits(conn, session_key=session_key, memory_ids=memory_ids, now=now_iso())
+    except Exception:
+        log.exception("could not record session FTS hits for %s", session_key)
+
+
 @dataclass(frozen=True)
 class RecallOptions:
     """How an internal caller tunes recall; the API always uses the defaults (the settings)."""
@@ -284,6 +297,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
 
     if options.track_access:
         svc.access.record([h.id for h in hits])
+        if req.session_key:
+            count_session_fts_hits(svc, req.session_key, [h.id for h in hits if h.source in ("keyword", "hybrid")])
     return RecallResult(
         results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",
         meta={

@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 from signet_pipeline import __version__
+from signet_pipeline.memory import aspect_feedback
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import jobs as job_store
@@ -85,10 +86,11 @@ def status(svc: MemoryService) -> dict[str, Any]:
             "allowUpdateDelete": pipe.allow_update_delete, "graphEnabled": pipe.graph_on,
             "minFactConfidenceForWrite": pipe.min_fact_confidence_for_write,
         },
-        "pipeline": {"extraction": {"running": ext["leased"] > 0, "overloaded": ext["stalled"], **ext}},
+        "pipeline": {"extraction": {"running": ext["leased"] > 0, "overloaded": ext["stalled"], **ext},
+                     "feedback": aspect_feedback.telemetry(svc.db)},
         "providerResolution": {
             "extraction": {
-                "configured": None, "effective": None, "status": "queued-only", "degraded": ext["stalled"],
+                "configured": pipe.extraction.provider, "effective": pipe.extraction.provider, "status": "queued-only", "degraded": ext["stalled"],
                 "reason": "extract jobs are queued in memory_jobs; the Dagster pipeline consumes them",
             }
         },

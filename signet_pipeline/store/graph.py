@@ -317,3 +317,35 @@ def set_entity_type(conn: apsw.Connection, entity_id: str, entity_type: str, now
     conn.execute("UPDATE entities SET entity_type = ?, updated_at = ? WHERE id = ? AND entity_type = 'extracted'",
                  (entity_type, now, entity_id))
     return conn.changes() > 0
+
+
+def aspect_confirmations(conn: apsw.Connection, memory_ids: list[str]) -> dict[str, int]:
+    """aspect id -> how many of these memories back an active attribute of it."""
+    if not memory_ids:
+        return {}
+    marks = ", ".join("?" * len(memory_ids))
+    return dict(conn.execute(
+        f"SELECT aspect_id, COUNT(DISTINCT memory_id) FROM entity_attributes WHERE memory_id IN ({marks}) "
+        "AND status = 'active' AND aspect_id IS NOT NULL GROUP BY aspect_id", memory_ids))
+
+
+def adjust_aspect_weights(conn: apsw.Connection, deltas: dict[str, float], *, low: float, high: float,
+                          now: str) -> int:
+    """weight += delta, clamped to [low, high]; returns the aspects changed."""
+    changed = 0
+    for aspect_id, delta in deltas.items():
+        changed += len(list(conn.execute(
+            "UPDATE entity_aspects SET weight = MIN(?, MAX(?, weight + ?)), updated_at = ? WHERE id = ? RETURNING 1",
+            (high, low, delta, now, aspect_id))))
+    return changed
+
+
+def decay_stale_aspects(conn: apsw.Connection, agent_id: str, *, stale_before: str, rate: float,
+                        floor: float) -> int:
+    """Lower the weight of the agent's aspects not updated since `stale_before` (floored). Leaves
+    updated_at alone, so an aspect nobody confirms keeps drifting down on each decay run."""
+    return len(list(conn.execute(
+        "UPDATE entity_aspects SET weight = MAX(?, weight - ?) WHERE weight > ? AND updated_at < ? "
+        "AND entity_id IN (SELECT id FROM entities WHERE agent_id = ?) RETURNING 1",
+        (floor, rate, floor, stale_before, agent_id))))
+

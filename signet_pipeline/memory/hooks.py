@@ -1,0 +1,168 @@
+"""Harness session hooks (wire-contract.md "Hook endpoints"): what session-start injects and what
+session-end settles.
+
+session-start builds the context a harness prints into a new session, within a character budget:
+pinned memories and the constraints of the session's focal entities first (they must not be
+crowded out), then what recall finds for the session's context or project. The memories injected
+are recorded in session_memories with their rank, so later searches of the session can confirm
+them (memory/aspect_feedback.py runs at session end).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+
+from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.memory.aspect_feedback import apply_session_feedback
+from signet_pipeline.memory.graph_recall import traverse
+from signet_pipeline.memory.models import RecallRequest
+from signet_pipeline.memory.recall import RecallOptions, recall
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store import sessions as sessions_store
+from signet_pipeline.store.db import Row
+from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.timeutil import now_iso
+
+PINNED_MAX = 20
+HEADER = "[signet memory]"
+ELLIPSIS = "…"
+
+
+def _alias(*names: str) -> Any:
+    return Field(None, validation_alias=AliasChoices(*names))
+
+
+class _HookRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    # Optional here so a missing harness gets the contract's 400, not a validation 422.
+    harness: str | None = Field(None, max_length=200)
+    agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
+    session_key: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sessionKey", "session_key"))
+    runtime_path: str | None = _alias("runtimePath", "runtime_path")
+
+    def require_harness(self) -> str:
+        if not (self.harness or "").strip():
+            raise InvalidRequest("harness is required", code="missing_harness")
+        return self.harness.strip()
+
+
+class SessionStartRequest(_HookRequest):
+    project: str | None = Field(None, max_length=1000)
+    context: str | None = Field(None, max_length=20_000)
+    harness_agent_id: str | None = _alias("harnessAgentId", "harness_agent_id")
+    parent_session_key: str | None = _alias("parentSessionKey", "parent_session_key")
+    source: str | None = None
+
+
+class SessionEndRequest(_HookRequest):
+    session_id: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sessionId", "session_id"))
+    reason: str | None = Field(None, max_length=500)
+    cwd: str | None = None
+    transcript_path: str | None = _alias("transcriptPath", "transcript_path")
+    transcript: str | None = None
+
+    @property
+    def key(self) -> str | None:
+        return self.session_key or self.session_id
+
+
+class InjectedMemory(BaseModel):
+    id: str
+    content: str
+    source: str  # pinned | constraint | recall
+
+
+class SessionStartResult(BaseModel):
+    inject: str
+    recentContext: str | None = None
+    sessionKey: str | None = None
+    memories: list[InjectedMemory]
+
+
+class SessionEndResult(BaseModel):
+    memoriesSaved: int
+    sessionKey: str | None = None
+    feedback: dict[str, int | bool] | None = None
+
+
+def session_query(req: SessionStartRequest) -> str:
+    """What recall searches for at session start: the given context, else the project's name."""
+    if req.context and req.context.strip():
+        return req.context.strip()
+    if req.project:
+        parts = [p for p in re.split(r"[\\/]", req.project) if p.strip()]
+        return parts[-1] if parts else ""
+    return ""
+
+
+def _candidates(svc: MemoryService, req: SessionStartRequest, query: str) -> list[tuple[Row, str]]:
+    """(row, source) in injection order, each memory once."""
+    conn = svc.db.reader()
+    flt = MemoryFilter(agent_id=req.agent_id, pinned=True, decay_rate=svc.settings.memory.decay_rate)
+    picked: list[tuple[Row, str]] = [(row, "pinned") for row in mem_store.list_page(conn, flt, PINNED_MAX, 0)]
+    pipeline = svc.settings.pipeline
+    if pipeline.graph_on and pipeline.traversal.enabled:
+        constraint_ids = traverse(conn, req.agent_id, query, req.project, pipeline.traversal).constraints
+        visible = mem_store.visible_ids(conn, list(constraint_ids), MemoryFilter(agent_id=req.agent_id))
+        rows = mem_store.fetch_many(conn, sorted(visible))
+        picked += [(row, "constraint") for row in sorted(rows.values(), key=lambda r: -r["importance"])]
+    if query:
+        found = recall(svc, RecallRequest(query=query, limit=svc.settings.hooks.session_start_limit,
+                                          agent_id=req.agent_id), RecallOptions())
+        rows = mem_store.fetch_many(conn, [hit.id for hit in found.results])
+        picked += [(rows[hit.id], "recall") for hit in found.results if hit.id in rows]
+    seen: set[str] = set()
+    return [(row, src) for row, src in picked if not (row["id"] in seen or seen.add(row["id"]))]
+
+
+def compose(candidates: list[tuple[Row, str]], budget: int) -> tuple[str, list[InjectedMemory]]:
+    """The inject text within `budget` characters; a memory that does not fit whole is cut once,
+    then composition stops (an injection never exceeds the budget)."""
+    lines, used, injected = [HEADER], len(HEADER), []
+    for row, source in candidates:
+        text = " ".join(row["content"].split())
+        line = f"- {text}"
+        room = budget - used - 1  # newline
+        if room <= len(ELLIPSIS) + 2:
+            break
+        if len(line) > room:
+            line = line[:room - len(ELLIPSIS)].rstrip() + ELLIPSIS
+        lines.append(line)
+        used += len(line) + 1
+        injected.append(InjectedMemory(id=row["id"], content=row["content"], source=source))
+    return ("\n".join(lines) if injected else ""), injected
+
+
+def session_start(svc: MemoryService, req: SessionStartRequest) -> SessionStartResult:
+    harness = req.require_harness()
+    inject, injected = compose(_candidates(svc, req, session_query(req)), svc.settings.hooks.session_start_budget_chars)
+    if req.session_key:
+        now = now_iso()
+        with svc.db.write() as conn:
+            sessions_store.start(conn, session_key=req.session_key, agent_id=req.agent_id, harness=harness,
+                                 project=req.project, now=now)
+            sessions_store.record_injected(conn, session_key=req.session_key, agent_id=req.agent_id,
+                                           memory_ids=[m.id for m in injected], now=now)
+    return SessionStartResult(inject=inject, sessionKey=req.session_key, memories=injected)
+
+
+def session_end(svc: MemoryService, req: SessionEndRequest) -> SessionEndResult:
+    """End the session once: aspect feedback runs on the call that ends it, never again for a
+    repeated session-end. (Transcript ingestion is not part of this hook yet.)"""
+    harness = req.require_harness()
+    key = req.key
+    if not key:
+        return SessionEndResult(memoriesSaved=0)
+    now = now_iso()
+    feedback = None
+    with svc.db.write() as conn:  # ending and feedback commit together: feedback runs exactly once
+        if sessions_store.end(conn, session_key=key, agent_id=req.agent_id, harness=harness, reason=req.reason,
+                              now=now):
+            feedback = apply_session_feedback(svc.db, session_key=key, agent_id=req.agent_id,
+                                              cfg=svc.settings.pipeline.feedback, now=now).as_dict()
+    return SessionEndResult(memoriesSaved=0, sessionKey=key, feedback=feedback)

@@ -1,0 +1,102 @@
+"""SQL for harness sessions: sessions, session_memories and aspect_feedback_state."""
+
+from __future__ import annotations
+
+import apsw
+
+from signet_pipeline.store.db import Row, one, rows, scalar
+
+FEEDBACK_COUNTERS = ("sessions_applied", "aspects_updated", "fts_confirmations", "decayed_aspects")
+
+
+def start(conn: apsw.Connection, *, session_key: str, agent_id: str, harness: str, project: str | None,
+          now: str) -> bool:
+    """Register a session; False when the key was already known (a repeated session-start)."""
+    return bool(list(conn.execute(
+        "INSERT INTO sessions(session_key, agent_id, harness, project, started_at) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT(session_key) DO NOTHING RETURNING 1",
+        (session_key, agent_id, harness, project, now),
+    )))
+
+
+def end(conn: apsw.Connection, *, session_key: str, agent_id: str, harness: str, reason: str | None,
+        now: str) -> bool:
+    """Mark a session ended; True only for the call that ended it (a session-end without a
+    session-start still registers the session)."""
+    start(conn, session_key=session_key, agent_id=agent_id, harness=harness, project=None, now=now)
+    return bool(list(conn.execute(
+        "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE session_key = ? AND ended_at IS NULL RETURNING 1",
+        (now, reason, session_key))))
+
+
+def get(conn: apsw.Connection, session_key: str) -> Row | None:
+    return one(conn, "SELECT * FROM sessions WHERE session_key = ?", (session_key,))
+
+
+def record_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, memory_ids: list[str],
+                    now: str) -> None:
+    """Memories injected at session start, rank 1 first (a repeated start re-ranks them)."""
+    conn.executemany(
+        "INSERT INTO session_memories(session_key, memory_id, agent_id, was_injected, rank, created_at, updated_at) "
+        "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT(session_key, memory_id) DO UPDATE SET was_injected = 1, "
+        "rank = excluded.rank, updated_at = excluded.updated_at",
+        [(session_key, mid, agent_id, rank, now, now) for rank, mid in enumerate(memory_ids, 1)],
+    )
+
+
+def count_fts_hits(conn: apsw.Connection, *, session_key: str, memory_ids: list[str], now: str) -> int:
+    """+1 fts_hit_count on the session's memories a full-text search just matched; rows updated."""
+    if not memory_ids:
+        return 0
+    marks = ", ".join("?" * len(memory_ids))
+    return len(list(conn.execute(
+        f"UPDATE session_memories SET fts_hit_count = fts_hit_count + 1, updated_at = ? "
+        f"WHERE session_key = ? AND memory_id IN ({marks}) RETURNING 1",
+        (now, session_key, *memory_ids),
+    )))
+
+
+def tracked(conn: apsw.Connection, session_key: str) -> bool:
+    """True when the session has memories a search could confirm (cheap guard for recall)."""
+    return scalar(conn, "SELECT 1 FROM session_memories WHERE session_key = ? LIMIT 1", (session_key,)) is not None
+
+
+def confirmed_memories(conn: apsw.Connection, session_key: str) -> list[str]:
+    """Injected memories a later full-text search of the session hit (spec: fts_hit_count > 0)."""
+    return [r[0] for r in conn.execute(
+        "SELECT memory_id FROM session_memories WHERE session_key = ? AND was_injected = 1 AND fts_hit_count > 0",
+        (session_key,))]
+
+
+def session_memories(conn: apsw.Connection, session_key: str) -> list[Row]:
+    return rows(conn, "SELECT * FROM session_memories WHERE session_key = ? ORDER BY rank, created_at", (session_key,))
+
+
+def count_feedback_session(conn: apsw.Connection, agent_id: str, now: str) -> int:
+    """Count one more ended session toward the agent's decay interval; the sessions since the last decay."""
+    return scalar(
+        conn,
+        "INSERT INTO aspect_feedback_state(agent_id, sessions_since_decay, updated_at) VALUES (?, 1, ?) "
+        "ON CONFLICT(agent_id) DO UPDATE SET sessions_since_decay = sessions_since_decay + 1, "
+        "updated_at = excluded.updated_at RETURNING sessions_since_decay",
+        (agent_id, now),
+    )
+
+
+def record_feedback(conn: apsw.Connection, agent_id: str, *, aspects_updated: int, fts_confirmations: int,
+                    decayed_aspects: int, decay_ran: bool, now: str) -> None:
+    conn.execute(
+        "UPDATE aspect_feedback_state SET sessions_applied = sessions_applied + 1, "
+        "aspects_updated = aspects_updated + ?, fts_confirmations = fts_confirmations + ?, "
+        "decayed_aspects = decayed_aspects + ?, "
+        "sessions_since_decay = CASE WHEN ? THEN 0 ELSE sessions_since_decay END, "
+        "last_decay_at = CASE WHEN ? THEN ? ELSE last_decay_at END, updated_at = ? WHERE agent_id = ?",
+        (aspects_updated, fts_confirmations, decayed_aspects, decay_ran, decay_ran, now, now, agent_id),
+    )
+
+
+def feedback_totals(conn: apsw.Connection) -> dict[str, int]:
+    """Cumulative aspect-feedback counters over every agent."""
+    sums = ", ".join(f"COALESCE(SUM({c}), 0)" for c in FEEDBACK_COUNTERS)
+    values = list(conn.execute(f"SELECT {sums} FROM aspect_feedback_state"))[0]
+    return dict(zip(FEEDBACK_COUNTERS, values))
