@@ -115,6 +115,14 @@ def ensure_store(size: int, seed: int, embedder: EmbeddingProvider, mems: list[d
     return final, info
 
 
+def any_cached(size: int, seed: int) -> Path | None:
+    """A cached store of this size and seed under any schema (newest first), for benchmarks that
+    only need populated tables: opening a working copy migrates it forward."""
+    found = sorted((d for d in (DATA_DIR / "cache").glob(f"mem-n{size}-s{seed}-g{dataset.GENERATOR_VERSION}-*")
+                    if (d / "build.json").exists()), key=lambda d: d.stat().st_mtime, reverse=True)
+    return found[0] if found else None
+
+
 def working_copy(cached: Path, dest: Path) -> Path:
     """A fresh workspace holding a copy of the cached database (benchmarks may write to it)."""
     shutil.rmtree(dest, ignore_errors=True)

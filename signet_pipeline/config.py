@@ -179,6 +179,23 @@ class FeedbackConfig(_Section):
         return self
 
 
+class RetentionConfig(_Section):
+    """Retention sweep (spec "Retention Worker"): six ordered purge steps, each its own short
+    transaction capped at batchLimit rows; nothing inside its window is touched."""
+
+    enabled: bool = True
+    interval_hours: int = Field(6, ge=1, le=24, description="schedule: every N hours")
+    batch_limit: int = Field(500, ge=1, le=100_000)
+    tombstone_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
+    history_retention_days: float = Field(180.0, ge=0.0, le=36_500.0)
+    completed_job_retention_days: float = Field(14.0, ge=0.0, le=36_500.0)
+    dead_job_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
+    # Embedding change-log entries kept (in-process vector indexes read it; a reader further
+    # behind reloads from the table) and pruned per sweep.
+    change_log_keep: int = Field(100_000, ge=1_000, le=10_000_000)
+    change_log_batch: int = Field(50_000, ge=1, le=10_000_000)
+
+
 class PipelineV2Config(_Section):
     enabled: bool = True
     shadow_mode: bool = False
@@ -195,6 +212,7 @@ class PipelineV2Config(_Section):
     dampening: DampeningConfig = DampeningConfig()
     reranker: RerankerConfig = RerankerConfig()
     feedback: FeedbackConfig = FeedbackConfig()
+    retention: RetentionConfig = RetentionConfig()
 
     @property
     def graph_on(self) -> bool:

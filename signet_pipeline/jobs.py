@@ -6,6 +6,7 @@ import dagster as dg
 
 from signet_pipeline.assets.extraction import derived_facts, memory_decisions, memory_extractions
 from signet_pipeline.assets.graph import entity_communities, entity_structure
+from signet_pipeline.assets.maintenance import retention_sweep
 
 extract_memories_job = dg.define_asset_job(
     "extract_memories",
@@ -23,4 +24,10 @@ classify_entities_job = dg.define_asset_job(
     "classify_entities", selection=dg.AssetSelection.assets(entity_structure),
     description="One batch of `structural_classify` jobs: aspects, kinds and entity types for new facts. Launched by "
                 "structural_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
+)
+
+retention_job = dg.define_asset_job(
+    "retention", selection=dg.AssetSelection.assets(retention_sweep),
+    description="One retention sweep (six ordered purge steps, batch-limited). Scheduled every "
+                "memory.pipelineV2.retention.intervalHours; launch it by hand to sweep now.",
 )

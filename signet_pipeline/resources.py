@@ -20,6 +20,7 @@ from signet_pipeline.pipeline.queue import JobQueue
 from signet_pipeline.providers.embeddings import EmbeddingProvider, load_embedder
 from signet_pipeline.providers.llm import Llm, create_llm
 from signet_pipeline.store.db import Database
+from signet_pipeline.store.migrate import migrate
 
 C = TypeVar("C", bound=BaseModel)
 
@@ -83,14 +84,17 @@ class SignetStoreResource(dg.ConfigurableResource):
         return JobQueue(self.service().db, max_attempts=worker.max_retries, lease_timeout_ms=worker.lease_timeout_ms)
 
     @contextmanager
-    def database(self) -> Iterator[Database | None]:
-        """The store, or None while no process has created it yet."""
+    def database(self, *, migrated: bool = False) -> Iterator[Database | None]:
+        """The store, or None while no process has created it yet; `migrated` brings an existing
+        store's schema up to date first (assets that write tables a newer migration added)."""
         path = self.settings().db_path
         if not path.exists():
             yield None
             return
         db = Database(path)
         try:
+            if migrated:
+                migrate(db)
             yield db
         finally:
             db.close()

@@ -113,3 +113,23 @@ def counts(conn: apsw.Connection, model: str) -> dict[str, int]:
     found = one(conn, "SELECT count(*) AS total, coalesce(sum(model = ?), 0) AS current FROM embeddings", (model,))
     assert found is not None
     return {"total": found["total"], "currentModel": found["current"]}
+
+
+def delete_for_hashes(conn: apsw.Connection, hashes: list[str]) -> int:
+    """Drop the vectors of these hashes from embeddings and vec_embeddings (the change log tells
+    every in-process index)."""
+    ids = [r[0] for r in conn.execute(
+        "DELETE FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) RETURNING id",
+        (json.dumps(hashes),))]
+    if ids and vec_dimensions(conn) is not None:
+        conn.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
+    return len(ids)
+
+
+def prune_change_log(conn: apsw.Connection, *, keep: int, limit: int) -> int:
+    """Drop the oldest change-log entries beyond the newest `keep`; an index that had not read them
+    notices the gap and reloads from the table."""
+    return len(list(conn.execute(
+        "DELETE FROM embedding_changes WHERE seq IN (SELECT seq FROM embedding_changes "
+        "WHERE seq <= (SELECT max(seq) FROM embedding_changes) - ? ORDER BY seq LIMIT ?) RETURNING 1",
+        (keep, limit))))

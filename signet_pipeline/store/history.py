@@ -28,3 +28,10 @@ def record(conn: apsw.Connection, *, memory_id: str, event: str, now: str, old_c
 def for_memory(conn: apsw.Connection, memory_id: str, limit: int) -> list[Row]:
     return rows(conn, "SELECT * FROM memory_history WHERE memory_id = ? ORDER BY created_at, rowid LIMIT ?",
                 (memory_id, limit))
+
+
+def purge_before(conn: apsw.Connection, created_before: str, limit: int) -> int:
+    """Delete the oldest history rows created before the cutoff (at most `limit`)."""
+    return len(list(conn.execute(
+        "DELETE FROM memory_history WHERE rowid IN (SELECT rowid FROM memory_history WHERE created_at < ? "
+        "ORDER BY created_at LIMIT ?) RETURNING 1", (created_before, limit))))

@@ -137,3 +137,14 @@ def due(conn: apsw.Connection, *, job_type: str, now: str, limit: int) -> list[R
 def queue_ready(conn: apsw.Connection) -> bool:
     """Whether the store has been migrated far enough to hold jobs (sensors never migrate)."""
     return scalar(conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'memory_jobs'") is not None
+
+
+_FINISHED_AT = {"completed": "completed_at", "dead": "failed_at"}
+
+
+def purge_finished(conn: apsw.Connection, status: str, finished_before: str, limit: int) -> int:
+    """Delete the oldest `completed` (by completed_at) or `dead` (by failed_at) jobs before the cutoff."""
+    column = _FINISHED_AT[status]
+    return len(list(conn.execute(
+        f"DELETE FROM memory_jobs WHERE id IN (SELECT id FROM memory_jobs WHERE status = ? AND {column} < ? "
+        f"ORDER BY {column} LIMIT ?) RETURNING 1", (status, finished_before, limit))))

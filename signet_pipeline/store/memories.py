@@ -292,3 +292,23 @@ def visible_ids(conn: apsw.Connection, ids: list[str], flt: MemoryFilter) -> set
     params["ids"] = json.dumps(ids)
     return {r[0] for r in conn.execute(
         f"SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(:ids)) AND {where}", params)}
+
+
+def expired_tombstones(conn: apsw.Connection, deleted_before: str, limit: int) -> list[Row]:
+    """Soft-deleted memories past the tombstone window, oldest deletion first (id, content_hash)."""
+    return rows(conn, "SELECT id, content_hash FROM memories WHERE is_deleted = 1 AND deleted_at < ? "
+                      "ORDER BY deleted_at, id LIMIT ?", (deleted_before, limit))
+
+
+def hash_users(conn: apsw.Connection, hashes: list[str], excluding: list[str]) -> set[str]:
+    """The hashes still carried by a memory outside `excluding` (their vector must stay)."""
+    return {r[0] for r in conn.execute(
+        "SELECT DISTINCT content_hash FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) "
+        "AND id NOT IN (SELECT value FROM json_each(?))", (json.dumps(hashes), json.dumps(excluding)))}
+
+
+def hard_delete(conn: apsw.Connection, memory_ids: list[str]) -> int:
+    """Remove tombstoned rows for good (the FTS trigger cleans the index); live rows are never touched."""
+    return len(list(conn.execute(
+        "DELETE FROM memories WHERE is_deleted = 1 AND id IN (SELECT value FROM json_each(?)) RETURNING 1",
+        (json.dumps(memory_ids),))))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import apsw
 
 from signet_pipeline.store.db import Row, one, rows, scalar
@@ -100,3 +102,10 @@ def feedback_totals(conn: apsw.Connection) -> dict[str, int]:
     sums = ", ".join(f"COALESCE(SUM({c}), 0)" for c in FEEDBACK_COUNTERS)
     values = list(conn.execute(f"SELECT {sums} FROM aspect_feedback_state"))[0]
     return dict(zip(FEEDBACK_COUNTERS, values))
+
+
+def forget_memories(conn: apsw.Connection, memory_ids: list[str]) -> int:
+    """Retention: purged memories leave the sessions that saw them."""
+    return len(list(conn.execute(
+        "DELETE FROM session_memories WHERE memory_id IN (SELECT value FROM json_each(?)) RETURNING 1",
+        (json.dumps(memory_ids),))))
