@@ -1,16 +1,16 @@
-"""Asset checks of the extraction pipeline: data quality an operator (and diagnostics) can trust."""
+"""Asset checks: data quality of the pipeline's outputs, and the diagnostics domains evaluated on
+the assets they concern (the same functions /api/diagnostics serves)."""
 
-from datetime import datetime, timezone
+from typing import Any
 
 import dagster as dg
 
 from signet_pipeline.assets.extraction import derived_facts, memory_extractions
-from signet_pipeline.assets.metadata import table
-from signet_pipeline.pipeline.queue import EXTRACT
+from signet_pipeline.assets.maintenance import retention_sweep
+from signet_pipeline.assets.metadata import bullet_list, table
+from signet_pipeline.memory import diagnostics
 from signet_pipeline.resources import SignetStoreResource
-from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
-from signet_pipeline.timeutil import parse_iso
 
 ORPHAN_PREVIEW = 20
 
@@ -28,22 +28,41 @@ def derived_facts_provenance(signet: SignetStoreResource) -> dg.AssetCheckResult
     )
 
 
-@dg.asset_check(asset=memory_extractions, description="The extract queue is draining: no dead jobs and no pending "
-                                                      "job older than the lease timeout.")
-def extract_queue_health(signet: SignetStoreResource) -> dg.AssetCheckResult:
-    svc = signet.service()
-    conn = svc.db.reader()
-    counts = job_store.counts_by_status(conn, EXTRACT)
-    oldest = job_store.oldest_pending_created_at(conn, EXTRACT)
-    age_s = (datetime.now(timezone.utc) - parse_iso(oldest)).total_seconds() if oldest else 0.0
-    limit_s = svc.settings.pipeline.worker.lease_timeout_ms / 1000
-    problems = []
-    if counts.get("dead", 0):
-        problems.append(f"{counts['dead']} dead extract job(s): requeue them once the provider works")
-    if age_s > limit_s:
-        problems.append(f"oldest pending job waited {age_s:.0f} s (> {limit_s:.0f} s)")
-    return dg.AssetCheckResult(
-        passed=not problems, severity=dg.AssetCheckSeverity.WARN,
-        metadata={**{f"jobs_{status}": n for status, n in counts.items()}, "oldest_pending_age_s": round(age_s, 1),
-                  "problems": dg.MetadataValue.md("\n".join(f"- {p}" for p in problems) or "_none_")},
-    )
+def _diagnostic_check(domain: str, asset: Any, description: str) -> dg.AssetChecksDefinition:
+    """An asset check that evaluates one diagnostics domain (the same function /api/diagnostics
+    serves): healthy passes, degraded fails as a warning, unhealthy as an error."""
+
+    @dg.asset_check(name=f"{domain}_health", asset=asset, description=description)
+    def _check(signet: SignetStoreResource) -> dg.AssetCheckResult:
+        settings = signet.settings()
+        with signet.database(migrated=True) as db:
+            if db is None:
+                return dg.AssetCheckResult(passed=True, metadata={"note": "no store yet"})
+            health = diagnostics.domain_health(db, settings, domain)
+        flat = {k: v for k, v in health.signals.items() if isinstance(v, (int, float, str, bool))}
+        return dg.AssetCheckResult(
+            passed=health.status == "healthy",
+            severity=dg.AssetCheckSeverity.ERROR if health.status == "unhealthy" else dg.AssetCheckSeverity.WARN,
+            metadata={"score": health.score, "status": health.status, **flat,
+                      "signals": dg.MetadataValue.json(health.signals), "issues": bullet_list(health.issues)},
+        )
+
+    return _check
+
+
+queue_health = _diagnostic_check(
+    "queue", memory_extractions, "Diagnostics, queue domain (weight .28): jobs waiting <= 50, dead-job rate <= 1%, "
+    "oldest pending job <= 5 min, no lease older than the lease timeout.")
+provider_health = _diagnostic_check(
+    "provider", memory_extractions, "Diagnostics, provider domain (weight .24): success rate of each LLM provider's "
+    "last 100 calls (failures and timeouts recorded by the pipeline stages).")
+index_health = _diagnostic_check(
+    "index", derived_facts, "Diagnostics, index domain (weight .19): FTS rows within 10% of memory rows, >= 80% of "
+    "live memories with a vector of the configured model.")
+mutation_health = _diagnostic_check(
+    "mutation", derived_facts, "Diagnostics, mutation domain (weight .10): at most 5 recoveries of deleted memories "
+    "in 7 days.")
+storage_health = _diagnostic_check(
+    "storage", retention_sweep, "Diagnostics, storage domain (weight .14): tombstones at most 30% of memory rows "
+    "(the retention sweep purges them past their window).")
+DIAGNOSTIC_CHECKS = [queue_health, provider_health, index_health, mutation_health, storage_health]

@@ -12,7 +12,7 @@ from signet_pipeline.assets.extraction import BATCH_IO, derived_facts, memory_de
     reextracted_facts
 from signet_pipeline.assets.graph import entity_communities, entity_structure
 from signet_pipeline.assets.maintenance import retention_sweep
-from signet_pipeline.checks import derived_facts_provenance, extract_queue_health
+from signet_pipeline.checks import DIAGNOSTIC_CHECKS, derived_facts_provenance
 from signet_pipeline.jobs import classify_entities_job, communities_job, extract_memories_job, retention_job
 from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
 from signet_pipeline.schedules import communities_schedule, retention_schedule
@@ -21,7 +21,7 @@ from signet_pipeline.sensors import extract_jobs_sensor, structural_jobs_sensor
 defs = dg.Definitions(
     assets=[memory_extractions, memory_decisions, derived_facts, reextracted_facts, entity_communities,
             entity_structure, retention_sweep],
-    asset_checks=[derived_facts_provenance, extract_queue_health],
+    asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
     jobs=[extract_memories_job, communities_job, classify_entities_job, retention_job],
     sensors=[extract_jobs_sensor, structural_jobs_sensor],
     schedules=[communities_schedule, retention_schedule],

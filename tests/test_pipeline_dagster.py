@@ -109,7 +109,8 @@ def test_remember_over_http_then_sensor_run_then_recall_shows_the_derived_fact(c
     run = job.execute_in_process(run_config=request.run_config, instance=instance, tags=request.tags)
     assert run.success
     checks = {e.check_name: e.passed for e in run.get_asset_check_evaluations()}
-    assert checks == {"derived_facts_provenance": True, "extract_queue_health": True}
+    assert checks == {"derived_facts_provenance": True, "queue_health": True, "provider_health": True,
+                      "index_health": True, "mutation_health": True}
     hits = api_recall(client, "where do we deploy signet")["results"]
     fact = next(h for h in hits if h["source_memory_id"] == source["id"])
     assert fact["content"] == "Our team decided to deploy Signet on Fly.io in Frankfurt." and fact["who"] == "pipeline-v2"
@@ -125,15 +126,15 @@ def test_checks_fail_on_broken_provenance_and_dead_jobs(svc, resources, instance
                           instance=instance).success
     with svc.db.write() as conn:  # a hard delete outside the API breaks provenance
         conn.execute("DELETE FROM memories WHERE id = ?", (source.id,))
-    from signet_pipeline.checks import derived_facts_provenance, extract_queue_health
+    from signet_pipeline.checks import derived_facts_provenance, queue_health
 
     result = dg.materialize([memory_extractions, memory_decisions, derived_facts, derived_facts_provenance,
-                             extract_queue_health], resources=resources, instance=instance)
+                             queue_health], resources=resources, instance=instance)
     checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
     assert not checks["derived_facts_provenance"].passed
     assert checks["derived_facts_provenance"].metadata["orphans_found"].value == 2
-    assert not checks["extract_queue_health"].passed
-    assert checks["extract_queue_health"].metadata["jobs_dead"].value == 1
+    assert not checks["queue_health"].passed  # 1 dead of 2 finished jobs: far above the 1% dead rate
+    assert checks["queue_health"].metadata["deadJobs"].value == 1
 
 
 def test_reextraction_backfill_partition_is_idempotent(svc, resources, instance):

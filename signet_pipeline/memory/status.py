@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from signet_pipeline import __version__
-from signet_pipeline.memory import aspect_feedback
+from signet_pipeline.memory import aspect_feedback, diagnostics
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import jobs as job_store
@@ -96,4 +96,20 @@ def status(svc: MemoryService) -> dict[str, Any]:
         },
         "embedding": {"provider": emb.provider, "model": emb.model, "available": emb.available},
         "memories": {"live": mem_store.count_live(conn), "embeddings": emb_store.counts(conn, emb.model)},
+    }
+
+
+def pipeline_status(svc: MemoryService) -> dict[str, Any]:
+    """Pipeline snapshot (spec GET /api/pipeline/status): mode, queues, providers, feedback, health."""
+    pipe = svc.settings.pipeline
+    conn = svc.db.reader()
+    health = diagnostics.report(svc.db, svc.settings)
+    return {
+        "enabled": pipe.enabled, "mode": pipe.write_mode, "graphEnabled": pipe.graph_on,
+        "extraction": {"provider": pipe.extraction.provider, "model": pipe.extraction.model, **_extraction(svc)},
+        "queues": job_store.counts_by_type(conn),
+        "providers": health.domains["provider"].signals["providers"],
+        "feedback": aspect_feedback.telemetry(svc.db),
+        "health": {"score": health.score, "status": health.status,
+                   "domains": {name: d.status for name, d in health.domains.items()}},
     }

@@ -23,6 +23,7 @@ import numpy as np
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.pipeline.provider_health import ProviderCalls
 from signet_pipeline.pipeline.queue import EXTRACT, JobQueue
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.stages import contradiction
@@ -58,9 +59,11 @@ class WorkItem:
 class Batch:
     items: list[WorkItem]
     model: str
+    provider: str
     rerun: bool = False
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    provider_calls: ProviderCalls = field(default_factory=ProviderCalls)
 
     @property
     def active(self) -> list[WorkItem]:
@@ -85,7 +88,7 @@ def lease_batch(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int, ids: 
         if item.source is None:
             item.skipped = "source memory no longer exists"
         items.append(item)
-    return Batch(items=items, model=llm.model)
+    return Batch(items=items, model=llm.model, provider=llm.name)
 
 
 def batch_for_memories(svc: MemoryService, llm: Llm, memory_ids: Iterable[str]) -> Batch:
@@ -94,7 +97,7 @@ def batch_for_memories(svc: MemoryService, llm: Llm, memory_ids: Iterable[str]) 
     for item in items:
         if item.source is None:
             item.skipped = "memory no longer exists"
-    return Batch(items=items, model=llm.model, rerun=True)
+    return Batch(items=items, model=llm.model, provider=llm.name, rerun=True)
 
 
 def _concurrency(svc: MemoryService, llm: Llm) -> int:
@@ -112,13 +115,16 @@ def _run_each(items: list[WorkItem], fn: Callable[[WorkItem], None], concurrency
         list(pool.map(fn, items))
 
 
-def _timed(item: WorkItem, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
-    """Call a provider-backed stage, recording its latency on the item."""
+def _timed(batch: Batch, item: WorkItem, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+    """Call a provider-backed stage, recording its latency on the item and its outcome on the batch."""
     started = time.perf_counter()
     try:
-        return fn(*args, **kwargs)
-    finally:
+        result, ms = batch.provider_calls.call(fn, *args, **kwargs)
+    except ProviderError:
         item.llm_ms.append((time.perf_counter() - started) * 1000)
+        raise
+    item.llm_ms.append(ms)
+    return result
 
 
 def extract_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
@@ -126,7 +132,7 @@ def extract_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
 
     def run(item: WorkItem) -> None:
         try:
-            item.extraction = _timed(item, extract, llm, item.source["content"], timeout=timeout)
+            item.extraction = _timed(batch, item, extract, llm, item.source["content"], timeout=timeout)
             item.warnings.extend(item.extraction.warnings)
         except ProviderError as exc:
             item.error = f"extraction: {exc}"
@@ -157,7 +163,7 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
         try:
             for fact in item.extraction.facts:
                 decision, warning, candidates = _timed(
-                    item, decide, svc, llm, fact, agent_id=item.source["agent_id"],
+                    batch, item, decide, svc, llm, fact, agent_id=item.source["agent_id"],
                     exclude=frozenset({item.memory_id}), timeout=timeout)
                 if warning:
                     item.warnings.append(f"decision for {fact.content[:60]!r}: {warning}")
@@ -181,6 +187,7 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
 
 def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Batch:
     started = time.perf_counter()
+    batch.provider_calls.flush(svc.db, provider=batch.provider, model=batch.model)
     for item in batch.items:
         job_id = item.job["id"] if item.job else None
         if item.error is not None:

@@ -133,3 +133,10 @@ def prune_change_log(conn: apsw.Connection, *, keep: int, limit: int) -> int:
         "DELETE FROM embedding_changes WHERE seq IN (SELECT seq FROM embedding_changes "
         "WHERE seq <= (SELECT max(seq) FROM embedding_changes) - ? ORDER BY seq LIMIT ?) RETURNING 1",
         (keep, limit))))
+
+
+def coverage(conn: apsw.Connection, model: str) -> Row:
+    """Live memories with a vector of `model`, and live memories in all."""
+    return one(conn, "SELECT count(*) AS live, coalesce(sum(EXISTS (SELECT 1 FROM embeddings e WHERE "
+                     "e.content_hash = m.content_hash AND e.model = ?)), 0) AS embedded "
+                     "FROM memories m WHERE m.is_deleted = 0", (model,)) or {}

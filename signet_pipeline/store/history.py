@@ -8,7 +8,7 @@ from typing import Any
 
 import apsw
 
-from signet_pipeline.store.db import Row, rows
+from signet_pipeline.store.db import Row, rows, scalar
 
 
 def record(conn: apsw.Connection, *, memory_id: str, event: str, now: str, old_content: str | None = None,
@@ -35,3 +35,8 @@ def purge_before(conn: apsw.Connection, created_before: str, limit: int) -> int:
     return len(list(conn.execute(
         "DELETE FROM memory_history WHERE rowid IN (SELECT rowid FROM memory_history WHERE created_at < ? "
         "ORDER BY created_at LIMIT ?) RETURNING 1", (created_before, limit))))
+
+
+def count_events_since(conn: apsw.Connection, event: str, since: str) -> int:
+    return int(scalar(conn, "SELECT count(*) FROM memory_history WHERE event = ? AND created_at >= ?",
+                      (event, since)) or 0)

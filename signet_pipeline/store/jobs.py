@@ -148,3 +148,22 @@ def purge_finished(conn: apsw.Connection, status: str, finished_before: str, lim
     return len(list(conn.execute(
         f"DELETE FROM memory_jobs WHERE id IN (SELECT id FROM memory_jobs WHERE status = ? AND {column} < ? "
         f"ORDER BY {column} LIMIT ?) RETURNING 1", (status, finished_before, limit))))
+
+
+def queue_signals(conn: apsw.Connection, *, leased_before: str) -> Row:
+    """Queue-wide counts for diagnostics: depth, finished, dead, stale leases, oldest pending."""
+    return one(conn, """
+        SELECT coalesce(sum(status IN ('pending', 'leased')), 0) AS depth,
+               coalesce(sum(status IN ('completed', 'dead')), 0) AS finished,
+               coalesce(sum(status = 'dead'), 0) AS dead,
+               coalesce(sum(status = 'leased' AND leased_at < :cutoff), 0) AS stale_leases,
+               min(CASE WHEN status = 'pending' THEN created_at END) AS oldest_pending
+        FROM memory_jobs""", {"cutoff": leased_before}) or {}
+
+
+def counts_by_type(conn: apsw.Connection) -> dict[str, dict[str, int]]:
+    """job type -> status -> jobs."""
+    out: dict[str, dict[str, int]] = {}
+    for job_type, status, n in conn.execute("SELECT job_type, status, count(*) FROM memory_jobs GROUP BY 1, 2"):
+        out.setdefault(job_type, {})[status] = n
+    return out

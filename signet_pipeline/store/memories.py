@@ -312,3 +312,9 @@ def hard_delete(conn: apsw.Connection, memory_ids: list[str]) -> int:
     return len(list(conn.execute(
         "DELETE FROM memories WHERE is_deleted = 1 AND id IN (SELECT value FROM json_each(?)) RETURNING 1",
         (json.dumps(memory_ids),))))
+
+
+def storage_counts(conn: apsw.Connection) -> Row:
+    """Rows, tombstones and FTS-indexed rows (the index's own docsize table) for diagnostics."""
+    return one(conn, "SELECT count(*) AS total, coalesce(sum(is_deleted), 0) AS tombstones, "
+                     "(SELECT count(*) FROM memories_fts_docsize) AS fts_rows FROM memories") or {}

@@ -34,7 +34,9 @@ class HttpLlm:
             response.raise_for_status()
             return strip_reasoning(self._reply(response.json()))
         except (httpx.HTTPError, ValueError, KeyError, TypeError, IndexError) as exc:
-            raise ProviderError(describe_http_error(f"{self.name} ({self.model})", exc)) from exc
+            timed_out = isinstance(exc, httpx.TimeoutException)
+            raise ProviderError(describe_http_error(f"{self.name} ({self.model})", exc),
+                                code="provider_timeout" if timed_out else None) from exc
 
     def available(self) -> bool:
         try:
