@@ -248,6 +248,26 @@ class MemoryConfig(_Section):
     )
 
 
+class AutonomousConfig(_Section):
+    """Autonomous maintenance: `frozen` stops every repair; `enabled` lets agent-role callers run them
+    (operators always may)."""
+
+    enabled: bool = True
+    frozen: bool = False
+
+
+class RepairConfig(_Section):
+    """Repair gate: cooldown between runs of an action and runs allowed per hour (spec `repair.*`;
+    actions without their own keys use the default pair)."""
+
+    reembed_cooldown_ms: int = Field(300_000, ge=10_000, le=3_600_000)
+    reembed_hourly_budget: int = Field(10, ge=1, le=1000)
+    requeue_cooldown_ms: int = Field(60_000, ge=5_000, le=3_600_000)
+    requeue_hourly_budget: int = Field(50, ge=1, le=1000)
+    default_cooldown_ms: int = Field(60_000, ge=1_000, le=3_600_000)
+    default_hourly_budget: int = Field(10, ge=1, le=1000)
+
+
 class HooksConfig(_Section):
     """Harness hooks: how much context session-start injects."""
 
@@ -295,6 +315,8 @@ class Settings(BaseSettings):
     embedding: EmbeddingConfig = EmbeddingConfig()
     memory: MemoryConfig = MemoryConfig()
     hooks: HooksConfig = HooksConfig()
+    autonomous: AutonomousConfig = AutonomousConfig()
+    repair: RepairConfig = RepairConfig()
 
     @model_validator(mode="after")
     def _expand(self) -> "Settings":

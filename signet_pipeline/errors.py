@@ -9,11 +9,14 @@ class SignetError(Exception):
     code = "signet_error"
     status = 500
 
-    def __init__(self, message: str, *, code: str | None = None, details: dict | None = None):
+    def __init__(self, message: str, *, code: str | None = None, details: dict | None = None,
+                 status: int | None = None):
         super().__init__(message)
         self.message = message
         if code:
             self.code = code
+        if status:
+            self.status = status
         self.details = details or {}
 
 
@@ -50,3 +53,10 @@ class ProviderError(SignetError):
 
     code = "provider_error"
     status = 502
+
+
+class RepairDenied(SignetError):
+    """The repair policy gate refused an action (frozen, not allowed for the caller, cooldown, budget)."""
+
+    code = "repair_denied"
+    status = 429

@@ -318,3 +318,8 @@ def storage_counts(conn: apsw.Connection) -> Row:
     """Rows, tombstones and FTS-indexed rows (the index's own docsize table) for diagnostics."""
     return one(conn, "SELECT count(*) AS total, coalesce(sum(is_deleted), 0) AS tombstones, "
                      "(SELECT count(*) FROM memories_fts_docsize) AS fts_rows FROM memories") or {}
+
+
+def rebuild_fts(conn: apsw.Connection) -> None:
+    """Rebuild the FTS index from the memories table (repair of a drifted index)."""
+    conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")

@@ -1,0 +1,36 @@
+"""Repair endpoints: each action behind the policy gate (frozen, role, cooldown, hourly budget)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from signet_api.deps import actor, service
+from signet_pipeline.memory.remember import Actor
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.pipeline import repair
+
+router = APIRouter(tags=["repair"])
+Service = Annotated[MemoryService, Depends(service)]
+
+
+class RepairRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reason: str | None = Field(None, max_length=500)
+    repair: bool = Field(False, description="check-fts: rebuild the index when it drifted more than 10%")
+
+
+@router.get("/api/repair", summary="Recent repair runs (executed, denied, failed) and the actions")
+def runs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> dict[str, Any]:
+    return repair.recent_runs(svc, limit)
+
+
+@router.post("/api/repair/{action}", summary="Run a repair action: requeue-dead, release-leases, check-fts, "
+                                             "retention-sweep")
+def repair_route(action: Annotated[str, Path(max_length=50)], svc: Service, who: Annotated[Actor, Depends(actor)],
+                 body: RepairRequest | None = None) -> dict[str, Any]:
+    body = body or RepairRequest()
+    return repair.run_repair(svc, action, who, reason=body.reason, options={"repair": body.repair})
