@@ -254,6 +254,8 @@ class AutonomousConfig(_Section):
 
     enabled: bool = True
     frozen: bool = False
+    maintenance_interval_ms: int = Field(1_800_000, ge=60_000, le=86_400_000)
+    maintenance_mode: Literal["observe", "execute"] = "execute"
 
 
 class RepairConfig(_Section):

@@ -6,7 +6,7 @@ import dagster as dg
 
 from signet_pipeline.assets.extraction import derived_facts, memory_decisions, memory_extractions
 from signet_pipeline.assets.graph import entity_communities, entity_structure
-from signet_pipeline.assets.maintenance import retention_sweep
+from signet_pipeline.assets.maintenance import maintenance_cycle, retention_sweep
 
 extract_memories_job = dg.define_asset_job(
     "extract_memories",
@@ -30,4 +30,9 @@ retention_job = dg.define_asset_job(
     "retention", selection=dg.AssetSelection.assets(retention_sweep),
     description="One retention sweep (six ordered purge steps, batch-limited). Scheduled every "
                 "memory.pipelineV2.retention.intervalHours; launch it by hand to sweep now.",
+)
+
+maintenance_job = dg.define_asset_job(
+    "maintenance", selection=dg.AssetSelection.assets(maintenance_cycle),
+    description="One maintenance cycle: diagnose, then (execute mode) repair through the gate.",
 )

@@ -1,8 +1,10 @@
-"""Maintenance assets: the retention sweep (schedule every `retention.intervalHours`, and on demand)."""
+"""Maintenance assets: the retention sweep (schedule every `retention.intervalHours`) and the
+maintenance cycle (diagnose, repair through the gate; schedule every `autonomous.maintenanceIntervalMs`)."""
 
 import dagster as dg
 
-from signet_pipeline.assets.metadata import table
+from signet_pipeline.assets.metadata import bullet_list, table
+from signet_pipeline.pipeline.maintenance import run_cycle
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.stages.retention import sweep
 
@@ -36,4 +38,26 @@ def retention_sweep(context: dg.AssetExecutionContext, signet: SignetStoreResour
                        [[s.name, s.rows, s.elapsed_ms, s.cutoff or "-",
                          ", ".join(f"{k} {v}" for k, v in s.details.items()) or "-", s.capped]
                         for s in report.steps]),
+    })
+
+
+@dg.asset(
+    group_name=GROUP, kinds={"python", "sqlite"},
+    description="Maintenance cycle: diagnostics, then repairs they call for (requeue dead jobs above a 1% dead rate, "
+                "release stale leases, rebuild a drifted FTS index, sweep when tombstones pass 30%). Observe mode only "
+                "lists them; execute mode runs them through the repair gate and records the score change. An action "
+                "that did not raise the score 3 runs in a row is halted until the store is healthy again.",
+)
+def maintenance_cycle(context: dg.AssetExecutionContext, signet: SignetStoreResource) -> dg.MaterializeResult:
+    cycle = run_cycle(signet.service())
+    if cycle.skipped:
+        context.log.info("maintenance skipped: %s", cycle.skipped)
+    if cycle.halted:
+        context.log.warning("halted (3 runs without improvement): %s", ", ".join(cycle.halted))
+    return dg.MaterializeResult(metadata={
+        "mode": cycle.mode, "skipped": cycle.skipped or "no", "score_before": cycle.score_before,
+        "score_after": cycle.score_after if cycle.score_after is not None else cycle.score_before,
+        "recommended": bullet_list(cycle.recommended), "halted": bullet_list(cycle.halted),
+        "denied": dg.MetadataValue.json(cycle.denied),
+        "executed": table(["action", "result"], [[a, r] for a, r in cycle.executed.items()], empty="nothing run"),
     })

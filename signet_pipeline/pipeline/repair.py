@@ -104,9 +104,11 @@ def gate(conn: apsw.Connection, settings: Settings, name: str, actor: Actor, at:
 
 
 def run_repair(svc: MemoryService, name: str, actor: Actor, *, reason: str | None = None,
-               options: dict[str, Any] | None = None) -> dict[str, Any]:
+               options: dict[str, Any] | None = None,
+               annotate: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
     """Pass the gate and claim the run in one write transaction (two callers cannot both slip
-    under a cooldown), run the action (its own transactions), then record the outcome and audit."""
+    under a cooldown), run the action (its own transactions), then record the outcome and audit.
+    `annotate` adds fields to the recorded result after the action (the maintenance cycle's scores)."""
     if name not in ACTIONS:
         raise NotFound(f"unknown repair action {name!r}; one of {', '.join(ACTIONS)}", code="unknown_repair")
     at = datetime.now(timezone.utc)
@@ -120,6 +122,8 @@ def run_repair(svc: MemoryService, name: str, actor: Actor, *, reason: str | Non
         raise denied
     try:
         result = ACTIONS[name].run(svc, options or {})
+        if annotate is not None:
+            result = {**result, **annotate()}
     except Exception as exc:
         with svc.db.write() as conn:
             repair_store.finish(conn, run_id, outcome="failed", result={"error": str(exc)[:500]})

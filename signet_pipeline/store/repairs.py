@@ -33,3 +33,17 @@ def recent(conn: apsw.Connection, limit: int) -> list[Row]:
 
 def finish(conn: apsw.Connection, run_id: int, *, outcome: str, result: dict[str, Any]) -> None:
     conn.execute("UPDATE repair_runs SET outcome = ?, result = ? WHERE id = ?", (outcome, json.dumps(result), run_id))
+
+
+def recent_results(conn: apsw.Connection, action: str, actor: str, limit: int, after_id: int = 0) -> list[dict[str, Any]]:
+    """Results of an actor's latest executed runs of an action (after `after_id`), newest first."""
+    return [json.loads(r[0]) for r in conn.execute(
+        "SELECT result FROM repair_runs WHERE action = ? AND actor = ? AND outcome = 'executed' AND result IS NOT NULL "
+        "AND id > ? ORDER BY id DESC LIMIT ?", (action, actor, after_id, limit))]
+
+
+def last_clean_cycle(conn: apsw.Connection, cycle_action: str) -> int:
+    """Id of the latest maintenance cycle that found nothing to repair (0 if none)."""
+    return int(scalar(conn, "SELECT max(id) FROM repair_runs WHERE action = ? "
+                            "AND json_array_length(result, '$.recommended') = 0 AND json_array_length(result, '$.halted') = 0",
+                            (cycle_action,)) or 0)
