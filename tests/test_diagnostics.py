@@ -124,3 +124,15 @@ def test_the_outcome_ring_keeps_the_newest_hundred_per_provider(stocked):
     calls.flush(stocked.db, provider="p", model="m")
     signals = health(stocked, "provider").signals["providers"]["p"]
     assert (signals["calls"], signals["successes"]) == (100, 100)  # the 50 old failures fell out
+
+
+def test_embedding_health_counts_missing_and_stale_vectors(client, svc):
+    ids = [remember(svc, RememberRequest(content=f"Vector coverage probe number {i}")).id for i in range(3)]
+    with svc.db.write() as conn:
+        hashes = [conn.execute("SELECT content_hash FROM memories WHERE id = ?", (i,)).fetchall()[0][0] for i in ids]
+        conn.execute("DELETE FROM embeddings WHERE content_hash = ?", (hashes[0],))
+        conn.execute("UPDATE embeddings SET model = 'an-older-model' WHERE content_hash = ?", (hashes[1],))
+    body = client.get("/api/embeddings/health").json()
+    assert (body["live"], body["embedded"], body["missing"], body["stale"]) == (3, 1, 2, 1)
+    assert body["coveragePct"] == pytest.approx(33.33) and body["provider"]["available"]
+    assert client.get("/api/repair/embedding-gaps").json() == {"unembedded": 2, "stale": 1, "model": body["model"]}

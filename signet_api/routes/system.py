@@ -27,3 +27,14 @@ def status_route(svc: Service) -> dict[str, Any]:
 @router.get("/api/embeddings/status", summary="Embedding provider availability (cached 30 s)")
 def embeddings_status_route(svc: Service) -> dict[str, Any]:
     return status_view.embedding_status(svc)
+
+
+@router.get("/api/embeddings/health", summary="Vector coverage of live memories, stale vectors, provider status")
+def embeddings_health_route(svc: Service) -> dict[str, Any]:
+    return status_view.embedding_health(svc)
+
+
+@router.get("/api/repair/embedding-gaps", summary="Live memories without a vector of the configured model")
+def embedding_gaps_route(svc: Service) -> dict[str, Any]:
+    health = status_view.embedding_health(svc)
+    return {"unembedded": health["missing"], "stale": health["stale"], "model": health["model"]}

@@ -113,3 +113,16 @@ def pipeline_status(svc: MemoryService) -> dict[str, Any]:
         "health": {"score": health.score, "status": health.status,
                    "domains": {name: d.status for name, d in health.domains.items()}},
     }
+
+
+def embedding_health(svc: MemoryService) -> dict[str, Any]:
+    """Coverage of live memories by the configured model's vectors, stale (other-model) vectors and
+    the provider's status (spec GET /api/embeddings/health; also GET /api/repair/embedding-gaps)."""
+    emb = svc.embedder.status()
+    cov = emb_store.coverage(svc.db.reader(), svc.embedder.model)
+    missing = cov["live"] - cov["embedded"]
+    return {
+        "model": svc.embedder.model, "live": cov["live"], "embedded": cov["embedded"], "missing": missing,
+        "stale": cov["stale"], "coveragePct": round(100.0 * cov["embedded"] / cov["live"], 2) if cov["live"] else 100.0,
+        "provider": {"name": emb.provider, "available": emb.available},
+    }

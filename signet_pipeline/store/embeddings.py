@@ -136,7 +136,8 @@ def prune_change_log(conn: apsw.Connection, *, keep: int, limit: int) -> int:
 
 
 def coverage(conn: apsw.Connection, model: str) -> Row:
-    """Live memories with a vector of `model`, and live memories in all."""
-    return one(conn, "SELECT count(*) AS live, coalesce(sum(EXISTS (SELECT 1 FROM embeddings e WHERE "
-                     "e.content_hash = m.content_hash AND e.model = ?)), 0) AS embedded "
-                     "FROM memories m WHERE m.is_deleted = 0", (model,)) or {}
+    """Live memories: in all, with a vector of `model`, and with only a vector of another model (stale)."""
+    return one(conn, "SELECT count(*) AS live, coalesce(sum(e.model = ?), 0) AS embedded, "
+                     "coalesce(sum(e.model IS NOT NULL AND e.model <> ?), 0) AS stale "
+                     "FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash "
+                     "WHERE m.is_deleted = 0", (model, model)) or {}
