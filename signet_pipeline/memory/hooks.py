@@ -19,11 +19,10 @@ from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.memory.aspect_feedback import apply_session_feedback
 from signet_pipeline.memory.graph_recall import traverse
 from signet_pipeline.memory.models import RecallRequest
-from signet_pipeline.memory.recall import RecallOptions, recall
+from signet_pipeline.memory.recall import recall
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
-from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
@@ -100,33 +99,32 @@ def session_query(req: SessionStartRequest) -> str:
     return ""
 
 
-def _candidates(svc: MemoryService, req: SessionStartRequest, query: str) -> list[tuple[Row, str]]:
-    """(row, source) in injection order, each memory once."""
+def _candidates(svc: MemoryService, req: SessionStartRequest, query: str) -> list[InjectedMemory]:
+    """Memories in injection order, each once."""
     conn = svc.db.reader()
     flt = MemoryFilter(agent_id=req.agent_id, pinned=True, decay_rate=svc.settings.memory.decay_rate)
-    picked: list[tuple[Row, str]] = [(row, "pinned") for row in mem_store.list_page(conn, flt, PINNED_MAX, 0)]
+    picked = [InjectedMemory(id=r["id"], content=r["content"], source="pinned")
+              for r in mem_store.list_page(conn, flt, PINNED_MAX, 0)]
     pipeline = svc.settings.pipeline
     if pipeline.graph_on and pipeline.traversal.enabled:
         constraint_ids = traverse(conn, req.agent_id, query, req.project, pipeline.traversal).constraints
         visible = mem_store.visible_ids(conn, list(constraint_ids), MemoryFilter(agent_id=req.agent_id))
-        rows = mem_store.fetch_many(conn, sorted(visible))
-        picked += [(row, "constraint") for row in sorted(rows.values(), key=lambda r: -r["importance"])]
+        rows = sorted(mem_store.fetch_many(conn, sorted(visible)).values(), key=lambda r: -r["importance"])
+        picked += [InjectedMemory(id=r["id"], content=r["content"], source="constraint") for r in rows]
     if query:
         found = recall(svc, RecallRequest(query=query, limit=svc.settings.hooks.session_start_limit,
-                                          agent_id=req.agent_id), RecallOptions())
-        rows = mem_store.fetch_many(conn, [hit.id for hit in found.results])
-        picked += [(rows[hit.id], "recall") for hit in found.results if hit.id in rows]
+                                          agent_id=req.agent_id))
+        picked += [InjectedMemory(id=hit.id, content=hit.content, source="recall") for hit in found.results]
     seen: set[str] = set()
-    return [(row, src) for row, src in picked if not (row["id"] in seen or seen.add(row["id"]))]
+    return [m for m in picked if not (m.id in seen or seen.add(m.id))]
 
 
-def compose(candidates: list[tuple[Row, str]], budget: int) -> tuple[str, list[InjectedMemory]]:
+def compose(candidates: list[InjectedMemory], budget: int) -> tuple[str, list[InjectedMemory]]:
     """The inject text within `budget` characters; a memory that does not fit whole is cut once,
     then composition stops (an injection never exceeds the budget)."""
     lines, used, injected = [HEADER], len(HEADER), []
-    for row, source in candidates:
-        text = " ".join(row["content"].split())
-        line = f"- {text}"
+    for memory in candidates:
+        line = "- " + " ".join(memory.content.split())
         room = budget - used - 1  # newline
         if room <= len(ELLIPSIS) + 2:
             break
@@ -134,7 +132,7 @@ def compose(candidates: list[tuple[Row, str]], budget: int) -> tuple[str, list[I
             line = line[:room - len(ELLIPSIS)].rstrip() + ELLIPSIS
         lines.append(line)
         used += len(line) + 1
-        injected.append(InjectedMemory(id=row["id"], content=row["content"], source=source))
+        injected.append(memory)
     return ("\n".join(lines) if injected else ""), injected
 
 

@@ -74,18 +74,19 @@ def run_cycle(svc: MemoryService) -> Cycle:
         (cycle.halted if halted(svc, action) else cycle.recommended).append(action)
     if cycle.mode == "observe":
         return cycle
+    score = before.score
     for action in cycle.recommended:
-        score = diagnostics.report(svc.db, svc.settings).score
         try:
             outcome = run_repair(svc, action, ACTOR, reason="maintenance cycle", options={"repair": True},
-                                 annotate=lambda before=score: {
-                                     "scoreBefore": before,
+                                 annotate=lambda start=score: {
+                                     "scoreBefore": start,
                                      "scoreAfter": diagnostics.report(svc.db, svc.settings).score})
         except RepairDenied as exc:
             cycle.denied[action] = exc.code
             continue
         cycle.executed[action] = outcome["result"]
-    cycle.score_after = diagnostics.report(svc.db, svc.settings).score
+        score = outcome["result"]["scoreAfter"]  # the next action starts from here: no second report
+    cycle.score_after = score
     with svc.db.write() as conn:
         repair_store.record(conn, action=CYCLE, outcome="executed", actor=ACTOR.name, actor_type=ACTOR.type,
                             reason=cycle.mode, now=now_iso(),

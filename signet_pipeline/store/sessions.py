@@ -6,7 +6,7 @@ import json
 
 import apsw
 
-from signet_pipeline.store.db import Row, one, rows, scalar
+from signet_pipeline.store.db import scalar
 
 FEEDBACK_COUNTERS = ("sessions_applied", "aspects_updated", "fts_confirmations", "decayed_aspects")
 
@@ -29,10 +29,6 @@ def end(conn: apsw.Connection, *, session_key: str, agent_id: str, harness: str,
     return bool(list(conn.execute(
         "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE session_key = ? AND ended_at IS NULL RETURNING 1",
         (now, reason, session_key))))
-
-
-def get(conn: apsw.Connection, session_key: str) -> Row | None:
-    return one(conn, "SELECT * FROM sessions WHERE session_key = ?", (session_key,))
 
 
 def record_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, memory_ids: list[str],
@@ -68,10 +64,6 @@ def confirmed_memories(conn: apsw.Connection, session_key: str) -> list[str]:
     return [r[0] for r in conn.execute(
         "SELECT memory_id FROM session_memories WHERE session_key = ? AND was_injected = 1 AND fts_hit_count > 0",
         (session_key,))]
-
-
-def session_memories(conn: apsw.Connection, session_key: str) -> list[Row]:
-    return rows(conn, "SELECT * FROM session_memories WHERE session_key = ? ORDER BY rank, created_at", (session_key,))
 
 
 def count_feedback_session(conn: apsw.Connection, agent_id: str, now: str) -> int:
