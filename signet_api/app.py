@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from signet_api.errors import install_error_handlers
-from signet_api.routes import diagnostics, hooks, knowledge, memory, repair, system
+from signet_api.routes import analytics, diagnostics, embeddings, hooks, knowledge, memory, projection, repair, system
 from signet_pipeline import __version__
 from signet_pipeline.config import Settings, load_settings
 from signet_pipeline.memory.service import MemoryService
@@ -47,4 +47,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.include_router(hooks.router)
     app.include_router(diagnostics.router)
     app.include_router(repair.router)
+    app.include_router(embeddings.router)
+    app.include_router(projection.router)
+    app.include_router(analytics.router)
     return app

@@ -196,6 +196,25 @@ class RetentionConfig(_Section):
     change_log_batch: int = Field(50_000, ge=1, le=10_000_000)
 
 
+class HintsConfig(_Section):
+    """Prospective indexing (spec "Prospective Indexing (Hints)"): questions a memory would answer,
+    generated after the write and searched beside the content (max-merged, never added)."""
+
+    enabled: bool = False
+    max: int = Field(5, ge=1, le=20, description="hints generated per memory")
+    timeout: int = Field(45_000, ge=5_000, le=300_000, description="ms per LLM call")
+    poll: int = Field(5_000, ge=1_000, le=60_000, description="ms between sensor ticks")
+
+
+class EmbeddingTrackerConfig(_Section):
+    """Embedding refresh (spec "Embedding Tracker"): missing vectors, vectors of an old content hash
+    and vectors of another model are re-embedded in small batches."""
+
+    enabled: bool = True
+    poll_ms: int = Field(5_000, ge=1_000, le=60_000)
+    batch_size: int = Field(8, ge=1, le=20)
+
+
 class PipelineV2Config(_Section):
     enabled: bool = True
     shadow_mode: bool = False
@@ -213,6 +232,8 @@ class PipelineV2Config(_Section):
     reranker: RerankerConfig = RerankerConfig()
     feedback: FeedbackConfig = FeedbackConfig()
     retention: RetentionConfig = RetentionConfig()
+    hints: HintsConfig = HintsConfig()
+    embedding_tracker: EmbeddingTrackerConfig = EmbeddingTrackerConfig()
 
     @property
     def graph_on(self) -> bool:
