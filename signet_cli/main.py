@@ -40,7 +40,7 @@ def _eval_locomo(args: argparse.Namespace) -> int:
         return [float(v) for v in text.split(",")] if text else None
 
     run(args.file, url=args.url, out=args.out, workers=args.workers, alphas=floats(args.alphas),
-        min_scores=floats(args.min_scores))
+        min_scores=floats(args.min_scores), hints=args.hints)
     return 0
 
 
@@ -70,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     locomo.add_argument("--workers", type=int, default=4, help="parallel remember calls (default 4)")
     locomo.add_argument("--alphas", help="extra recall passes with these alpha values, e.g. 0.3,0.5,0.9")
     locomo.add_argument("--min-scores", help="extra recall passes with these min_score values, e.g. 0.1,0.3")
+    locomo.add_argument("--hints", action="store_true",
+                        help="turn prospective hints on and generate them (extraction provider) before recalling")
     locomo.set_defaults(func=_eval_locomo)
     return parser
 

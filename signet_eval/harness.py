@@ -22,7 +22,8 @@ from signet_eval import metrics
 from signet_eval.baselines import TurnIndex
 from signet_eval.locomo import Sample, load
 from signet_eval.server import ApiServer
-from signet_pipeline.config import EmbeddingConfig, SearchConfig
+from signet_pipeline.config import CONFIG_FILE, EmbeddingConfig, SearchConfig, load_settings
+from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import create_embedder
 from signet_pipeline.timeutil import to_iso
 
@@ -66,10 +67,33 @@ def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, 
     return out
 
 
+def generate_hints(workspace: Path) -> int:
+    """Drain the workspace's `prospective_index` jobs in process (the generate_hints asset's code)."""
+    from signet_pipeline.pipeline.hints import run_hint_jobs
+    from signet_pipeline.pipeline.queue import JobQueue
+    from signet_pipeline.providers.llm import create_llm
+
+    settings = load_settings(workspace)
+    svc = MemoryService(settings)
+    llm, written = create_llm(settings.pipeline.extraction), 0
+    try:
+        while True:
+            batch = run_hint_jobs(svc, JobQueue(svc.db), llm, 500)
+            written += sum(r.written for r in batch.reports)
+            if not batch.reports and not batch.failed:
+                return written
+    finally:
+        svc.close()
+
+
 def run(file: Path, *, url: str | None = None, out: Path | None = None, workers: int = 4,
-        alphas: list[float] | None = None, min_scores: list[float] | None = None, log=print) -> dict:
+        alphas: list[float] | None = None, min_scores: list[float] | None = None, hints: bool = False,
+        log=print) -> dict:
     """Extra recall passes over one ingest: `alphas` (reported as `signet a=X`) and `min_scores`
-    (`signet min=X`; the main pass uses min_score 0 so that R@25 counts every candidate)."""
+    (`signet min=X`; the main pass uses min_score 0 so that R@25 counts every candidate).
+    `hints`: the throw-away workspace has hints on, and they are generated before recalling."""
+    if hints and url:
+        raise ValueError("--hints needs the local throw-away server (its store is written in process)")
     samples = load(file)
     questions = sum(len([q for q in s.questions if q.evidence]) for s in samples)
     log(f"{file}: {len(samples)} conversations, {sum(len(s.turns) for s in samples)} turns, "
@@ -78,6 +102,8 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
         server = None if url else ApiServer(Path(tmp) / "ws", Path(tmp) / "serve.log")
         if server:
             (Path(tmp) / "ws").mkdir()
+            if hints:
+                (Path(tmp) / "ws" / CONFIG_FILE).write_text("memory:\n  pipelineV2:\n    hints:\n      enabled: true\n")
             server.start()
             url = server.base_url
         try:
@@ -89,7 +115,11 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
                 started = time.perf_counter()
                 maps = [ingest(client, s, workers) for s in samples]
                 ingest_s = time.perf_counter() - started
-                log(f"remembered in {ingest_s:.1f} s; recalling ...")
+                log(f"remembered in {ingest_s:.1f} s")
+                if hints:
+                    started = time.perf_counter()
+                    log(f"{generate_hints(Path(tmp) / 'ws')} hints in {time.perf_counter() - started:.1f} s")
+                log("recalling ...")
                 for name, extra in passes.items():
                     for sample, by_memory in zip(samples, maps):
                         for q, ranked, wall, srv in recall_questions(client, sample, by_memory, extra):

@@ -198,9 +198,11 @@ class RetentionConfig(_Section):
 
 class HintsConfig(_Section):
     """Prospective indexing (spec "Prospective Indexing (Hints)"): questions a memory would answer,
-    generated after the write and searched beside the content (max-merged, never added)."""
+    generated after the write and searched beside the content (max-merged, never added). On by
+    default, unlike the spec: with the rules provider it lifted LoCoMo-format R@10 0.785 -> 0.804
+    at no measurable recall cost (docs/BENCHMARKS.md)."""
 
-    enabled: bool = False
+    enabled: bool = True
     max: int = Field(5, ge=1, le=20, description="hints generated per memory")
     timeout: int = Field(45_000, ge=5_000, le=300_000, description="ms per LLM call")
     poll: int = Field(5_000, ge=1_000, le=60_000, description="ms between sensor ticks")

@@ -11,20 +11,21 @@ import dagster as dg
 from signet_pipeline.assets.extraction import BATCH_IO, derived_facts, memory_decisions, memory_extractions, \
     reextracted_facts
 from signet_pipeline.assets.graph import entity_communities, entity_structure
+from signet_pipeline.assets.hints import memory_hints
 from signet_pipeline.assets.maintenance import maintenance_cycle, retention_sweep
 from signet_pipeline.checks import DIAGNOSTIC_CHECKS, derived_facts_provenance
-from signet_pipeline.jobs import classify_entities_job, communities_job, extract_memories_job, maintenance_job, \
-    retention_job
+from signet_pipeline.jobs import classify_entities_job, communities_job, extract_memories_job, hints_job, \
+    maintenance_job, retention_job
 from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
 from signet_pipeline.schedules import communities_schedule, maintenance_schedule, retention_schedule
-from signet_pipeline.sensors import extract_jobs_sensor, structural_jobs_sensor
+from signet_pipeline.sensors import extract_jobs_sensor, hints_jobs_sensor, structural_jobs_sensor
 
 defs = dg.Definitions(
     assets=[memory_extractions, memory_decisions, derived_facts, reextracted_facts, entity_communities,
-            entity_structure, retention_sweep, maintenance_cycle],
+            entity_structure, memory_hints, retention_sweep, maintenance_cycle],
     asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
-    jobs=[extract_memories_job, communities_job, classify_entities_job, retention_job, maintenance_job],
-    sensors=[extract_jobs_sensor, structural_jobs_sensor],
+    jobs=[extract_memories_job, communities_job, classify_entities_job, hints_job, retention_job, maintenance_job],
+    sensors=[extract_jobs_sensor, structural_jobs_sensor, hints_jobs_sensor],
     schedules=[communities_schedule, retention_schedule, maintenance_schedule],
     resources={
         "signet": SignetStoreResource(embedder=EmbedderResource()),

@@ -6,6 +6,7 @@ import dagster as dg
 
 from signet_pipeline.assets.extraction import derived_facts, memory_decisions, memory_extractions
 from signet_pipeline.assets.graph import entity_communities, entity_structure
+from signet_pipeline.assets.hints import memory_hints
 from signet_pipeline.assets.maintenance import maintenance_cycle, retention_sweep
 
 extract_memories_job = dg.define_asset_job(
@@ -13,6 +14,12 @@ extract_memories_job = dg.define_asset_job(
     selection=dg.AssetSelection.assets(memory_extractions, memory_decisions, derived_facts),
     description="One batch of `extract` jobs: lease -> extract -> decide -> controlled writes. Launched by "
                 "extract_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
+)
+
+hints_job = dg.define_asset_job(
+    "generate_hints", selection=dg.AssetSelection.assets(memory_hints),
+    description="One batch of `prospective_index` jobs: hint questions per memory. Launched by hints_jobs_sensor; "
+                "launch it by hand with an empty job_ids to drain the oldest due jobs.",
 )
 
 communities_job = dg.define_asset_job(

@@ -1,19 +1,20 @@
 """Sensors: the queue in memory_jobs becomes Dagster runs (plan in pipeline/batching.py).
 
 One factory, one sensor per job type: `extract` jobs -> extract_memories runs, `structural_classify`
-jobs -> classify_entities runs. Each tick also reaps stale leases of its job type.
+jobs -> classify_entities runs, `prospective_index` jobs -> generate_hints runs. Each tick also reaps
+stale leases of its job type.
 """
 
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, Callable
 
 import dagster as dg
 
-from signet_pipeline.config import load_settings
+from signet_pipeline.config import PipelineV2Config, load_settings
 from signet_pipeline.errors import ConfigError
-from signet_pipeline.jobs import classify_entities_job, extract_memories_job
+from signet_pipeline.jobs import classify_entities_job, extract_memories_job, hints_job
 from signet_pipeline.pipeline.batching import plan_runs
-from signet_pipeline.pipeline.queue import EXTRACT, STRUCTURAL_CLASSIFY, JobQueue
+from signet_pipeline.pipeline.queue import EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, JobQueue
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.timeutil import to_iso
@@ -21,18 +22,23 @@ from signet_pipeline.timeutil import to_iso
 DUE_SCAN_BATCHES = 10  # one tick plans at most this many batches
 
 
-def _interval_s() -> int:
-    """`memory.pipelineV2.worker.pollMs`, at least 1 s (a tick is a gRPC call plus one query)."""
+def _interval_s(poll_ms: Callable[[PipelineV2Config], int]) -> int:
+    """The configured poll interval, at least 1 s (a tick is a gRPC call plus one query)."""
     try:
-        return max(1, load_settings().pipeline.worker.poll_ms // 1000)
+        return max(1, poll_ms(load_settings().pipeline) // 1000)
     except ConfigError:
         return 2  # the code location still loads; the sensor reports the config error on its tick
 
 
-def queue_sensor(*, name: str, job_type: str, job: Any, first_asset: str,
-                 description: str) -> dg.SensorDefinition:
-    """`job`: what dg.define_asset_job returns; `first_asset` receives the batch's job ids."""
-    @dg.sensor(name=name, job=job, minimum_interval_seconds=_interval_s(),
+def _worker_poll(pipeline: PipelineV2Config) -> int:
+    return pipeline.worker.poll_ms
+
+
+def queue_sensor(*, name: str, job_type: str, job: Any, first_asset: str, description: str,
+                 poll_ms: Callable[[PipelineV2Config], int] = _worker_poll) -> dg.SensorDefinition:
+    """`job`: what dg.define_asset_job returns; `first_asset` receives the batch's job ids;
+    `poll_ms`: the setting that paces the sensor (default memory.pipelineV2.worker.pollMs)."""
+    @dg.sensor(name=name, job=job, minimum_interval_seconds=_interval_s(poll_ms),
                default_status=dg.DefaultSensorStatus.RUNNING, description=description)
     def _sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
         settings = signet.settings()
@@ -82,4 +88,11 @@ structural_jobs_sensor = queue_sensor(
     first_asset="entity_structure",
     description="Watches memory_jobs for due `structural_classify` jobs (one per entity with new facts) and "
                 "requests one classify_entities run per batch; reaps their stale leases.",
+)
+
+hints_jobs_sensor = queue_sensor(
+    name="hints_jobs_sensor", job_type=PROSPECTIVE_INDEX, job=hints_job, first_asset="memory_hints",
+    poll_ms=lambda pipeline: pipeline.hints.poll,
+    description="Watches memory_jobs for due `prospective_index` jobs (enqueued on write while hints.enabled) and "
+                "requests one generate_hints run per batch; reaps their stale leases.",
 )

@@ -6,9 +6,11 @@ max(keyword leg, vector leg) rather than their sum. Stage timings: `memory_fts`,
 `query_embedding` and `vector_search` (measured on the worker), `query_embedding_wait` (how long
 the caller waited for the vector leg after its own work) and `final_rank`. Scores:
 - FTS5's BM25 picks the keyword candidates (the most frequent words left out above a cost
-  budget); the vector leg picks the nearest memories;
+  budget), over the content and, with `hints.enabled`, over the prospective hints (a memory
+  found only through a hint has `source: "hint"`); the vector leg picks the nearest memories;
 - every candidate is scored on both signals: alpha * cosine + (1 - alpha) * coverage, where
-  coverage is the IDF-weighted share of the query's words the memory contains (QueryTerms). A
+  coverage is the IDF-weighted share of the query's words the memory contains (QueryTerms), or
+  that its best hint contains when higher (max-merged, never added). A
   keyword candidate the vector leg did not return gets its cosine from the index (one dot
   product); docs/DECISIONS.md says why not the spec's per-leg scores;
 - cosines are corrected for hubness (memory/hubness.py): a memory as similar to every other
@@ -26,6 +28,7 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
@@ -40,6 +43,7 @@ from signet_pipeline.memory.dampening import Candidate, dampen
 from signet_pipeline.memory.graph_recall import Traversal, boost_ids, traverse
 from signet_pipeline.memory.hubness import dampen_hubs
 from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.db import Row
@@ -121,29 +125,47 @@ def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) ->
     return VectorLeg(query_vec, found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000)
 
 
-def fuse(keyword_ids: list[str], found_ids: set[str], terms: QueryTerms | None, cosines: dict[str, float] | None,
-         rows: dict[str, Row], stems_of, alpha: float) -> dict[str, Candidate]:
-    """memory id -> Candidate for every candidate of either leg.
+def keyword_scorer(conn, terms: QueryTerms | None, rows: dict[str, Row],
+                   hints: dict[str, list[str]]) -> Callable[[str], float]:
+    """Keyword score of a candidate: the query-term coverage of its content, or of its best
+    prospective hint when that is higher (spec: hint and content scores merge by max, never add)."""
+    if terms is None:
+        return lambda mid: 0.0
+    stems_of = mem_store.text_stemmer(conn)
 
-    keyword = the query-term coverage of the memory (QueryTerms.coverage); `cosines` holds every
-    candidate's (hub-corrected) cosine, or is None when the query has no vector.
+    def score(mid: str) -> float:
+        return max([terms.coverage(stems_of(rows[mid]["content"])),
+                    *(terms.coverage(stems_of(h)) for h in hints.get(mid, ()))])
+
+    return score
+
+
+def _blend(keyword: float, cosine: float | None, alpha: float) -> float:
+    return keyword if cosine is None else alpha * cosine + (1 - alpha) * keyword  # no vector: keyword alone
+
+
+def fuse(keyword_ids: list[str], hint_ids: list[str], found_ids: set[str], keyword: Callable[[str], float],
+         cosines: dict[str, float] | None, rows: dict[str, Row], alpha: float) -> dict[str, Candidate]:
+    """memory id -> Candidate for every candidate of any leg (content FTS, hints FTS, vector).
+
+    `keyword` gives the query-term coverage (keyword_scorer); `cosines` holds every candidate's
+    (hub-corrected) cosine, or is None when the query has no vector.
     """
-    in_fts = set(keyword_ids)
+    in_fts, in_hints = set(keyword_ids), set(hint_ids)
     fused: dict[str, Candidate] = {}
-    for mid in dict.fromkeys([*keyword_ids, *found_ids]):
-        row = rows.get(mid)
-        if row is None:
+    for mid in dict.fromkeys([*keyword_ids, *hint_ids, *found_ids]):
+        if mid not in rows:
             continue
-        source = "hybrid" if mid in in_fts and mid in found_ids else ("vector" if mid in found_ids else "keyword")
-        keyword = terms.coverage(stems_of(row["content"])) if terms else 0.0
+        by_words = mid in in_fts or mid in in_hints
+        source = ("hybrid" if by_words else "vector") if mid in found_ids else ("keyword" if mid in in_fts else "hint")
         cosine = cosines.get(mid) if cosines is not None else None
-        score = keyword if cosine is None else alpha * cosine + (1 - alpha) * keyword  # no vector: keyword alone
-        fused[mid] = Candidate(score, source, cosine, keyword)
+        score = keyword(mid)
+        fused[mid] = Candidate(_blend(score, cosine, alpha), source, cosine, score)
     return fused
 
 
 def add_traversal(fused: dict[str, Candidate], trav: Traversal, visible: set[str], cosines: dict[str, float] | None,
-                  terms: QueryTerms | None, rows: dict[str, Row], stems_of, alpha: float) -> None:
+                  keyword: Callable[[str], float], rows: dict[str, Row], alpha: float) -> None:
     """Memories only the graph found join as candidates with source `graph`, scored like every
     other candidate: alpha * cosine + (1 - alpha) * query-word coverage. (The spec blends 70%
     cosine with 30% structural score; a structural bonus made every memory of a named entity
@@ -152,9 +174,8 @@ def add_traversal(fused: dict[str, Candidate], trav: Traversal, visible: set[str
         if mid in fused or mid not in visible or mid not in rows:
             continue
         cosine = cosines.get(mid) if cosines is not None else None
-        keyword = terms.coverage(stems_of(rows[mid]["content"])) if terms else 0.0
-        score = keyword if cosine is None else alpha * cosine + (1 - alpha) * keyword
-        fused[mid] = Candidate(score, "graph", cosine, keyword)
+        score = keyword(mid)
+        fused[mid] = Candidate(_blend(score, cosine, alpha), "graph", cosine, score)
 
 
 def rank(fused: dict[str, Candidate], *, limit: int, min_score: float, graph_slots: int) -> list[tuple[float, str, str]]:
@@ -235,6 +256,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
 
     terms: QueryTerms | None = None
     keyword_ids: list[str] = []
+    hint_ids: list[str] = []  # memories whose prospective hints match the query words
     tokens = query_tokens(req.keyword_query or req.query)
     if tokens:
         stems = mem_store.stem_words(conn, tokens)
@@ -244,6 +266,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
         budget = cfg.fts_postings_budget if options.postings_budget is None else options.postings_budget
         fts_words = within_budget(tokens, terms.doc_freq_by_word(counts), budget)
         keyword_ids = [mid for mid, _ in mem_store.fts_search(conn, match_for(fts_words), flt, pool)]
+        if svc.settings.pipeline.hints.enabled:
+            hint_ids = [mid for mid, _ in hints_store.search(conn, match_for(fts_words), flt, pool)]
     watch.lap("memory_fts")
 
     pipeline = svc.settings.pipeline
@@ -265,7 +289,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
             watch.add("vector_search", leg.search_ms)
         watch.lap("query_embedding_wait")
 
-    rows = mem_store.fetch_many(conn, list(dict.fromkeys([*keyword_ids, *(leg.found if leg else []), *visible])))
+    rows = mem_store.fetch_many(conn, list(dict.fromkeys([*keyword_ids, *hint_ids, *(leg.found if leg else []),
+                                                          *visible])))
     cosines: dict[str, float] | None = None
     raw_cosines: dict[str, float] = {}
     index = svc.vector_index()
@@ -282,9 +307,10 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
             graph_only = {mid: c for mid, c in cosines.items() if mid not in flat}
             cosines = dampen_hubs(flat, vectors, penalty=cfg.hub_penalty, neighbours=cfg.hub_neighbours,
                                   extra=graph_only)
-    stems_of = mem_store.text_stemmer(conn)
-    fused = fuse(keyword_ids, set(leg.found) if leg else set(), terms, cosines, rows, stems_of, alpha)
-    add_traversal(fused, trav, visible, cosines, terms, rows, stems_of, alpha)
+    hints = hints_store.for_memories(conn, list(rows)) if svc.settings.pipeline.hints.enabled and terms else {}
+    keyword = keyword_scorer(conn, terms, rows, hints)
+    fused = fuse(keyword_ids, hint_ids, set(leg.found) if leg else set(), keyword, cosines, rows, alpha)
+    add_traversal(fused, trav, visible, cosines, keyword, rows, alpha)
     for mid in boosted & fused.keys():
         fused[mid].score += pipeline.graph.boost_weight
     dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening, set(trav.focal)) if use_graph else {}
@@ -303,7 +329,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
         results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",
         meta={
             "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
-            "candidates": {"fts": len(keyword_ids), "vector": len(leg.found) if leg else 0, "graph": len(visible)},
+            "candidates": {"fts": len(keyword_ids), "hints": len(hint_ids), "vector": len(leg.found) if leg else 0, "graph": len(visible)},
             "graph": {"focalEntities": len(trav.focal), "traversedEntities": trav.entities,
                       "constraints": len(trav.constraints),
                       "timedOut": trav.timed_out, "boosted": len(boosted & fused.keys()), "dampening": dampened},

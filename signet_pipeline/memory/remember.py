@@ -1,5 +1,5 @@
 """remember: normalize -> dedup -> embed (outside any transaction) -> one short write tx
-(row + FTS via trigger + vector + history + extraction job)."""
+(row + FTS via trigger + vector + history + extraction and hints jobs)."""
 
 from __future__ import annotations
 
@@ -16,10 +16,9 @@ from signet_pipeline.memory.content import NormalizedContent, infer_type, normal
 from signet_pipeline.memory.linker import link_memory
 from signet_pipeline.memory.models import RememberRequest, RememberResult
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.pipeline.queue import EXTRACT
+from signet_pipeline.pipeline.queue import enqueue_for_new_memory
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
-from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.timeutil import now_iso
@@ -167,9 +166,6 @@ def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor) -> list[R
             if pipeline.graph_on:
                 link_memory(conn, memory_id=values["id"], content=values["content"], agent_id=values["agent_id"],
                             now=now)
-            job_id = None
-            if pipeline.enabled:
-                job_id, _ = job_store.enqueue(conn, job_type=EXTRACT, memory_id=values["id"], now=now,
-                                              max_attempts=pipeline.worker.max_retries)
+            job_id = enqueue_for_new_memory(conn, pipeline, memory_id=values["id"], now=now)
             out.append(_result(values, embedded=values["embedding_model"] is not None, deduped=False, job_id=job_id))
     return [r if isinstance(r, RememberResult) else _deduped(svc, r) for r in out]

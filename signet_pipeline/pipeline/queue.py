@@ -12,6 +12,9 @@ import random
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+import apsw
+
+from signet_pipeline.config import PipelineV2Config
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import Database, Row
 from signet_pipeline.timeutil import now_iso, to_iso
@@ -23,6 +26,21 @@ DOCUMENT_INGEST = "document_ingest"
 JOB_TYPES = (EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, DOCUMENT_INGEST)
 
 BASE_DELAY_S = 1.0
+
+
+def enqueue_for_new_memory(conn: apsw.Connection, pipeline: PipelineV2Config, *, memory_id: str, now: str,
+                           extract: bool = True) -> int | None:
+    """Inside the write tx that stored a memory: its `extract` job (returned) when asked and the
+    pipeline is on, and its `prospective_index` job when hints are on."""
+    job_id = None
+    if pipeline.enabled and extract:
+        job_id, _ = job_store.enqueue(conn, job_type=EXTRACT, memory_id=memory_id, now=now,
+                                      max_attempts=pipeline.worker.max_retries)
+    if pipeline.enabled and pipeline.hints.enabled:
+        job_store.enqueue(conn, job_type=PROSPECTIVE_INDEX, memory_id=memory_id, now=now,
+                          max_attempts=pipeline.worker.max_retries)
+    return job_id
+
 MAX_DELAY_S = 30.0
 MAX_JITTER_S = 0.5
 

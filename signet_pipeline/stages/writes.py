@@ -26,6 +26,7 @@ from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.models import RecallHit
 from signet_pipeline.memory.remember import embed_missing
 from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.pipeline.queue import enqueue_for_new_memory
 from signet_pipeline.stages.contradiction import ContradictionCheck
 from signet_pipeline.stages.decision import Decision
 from signet_pipeline.stages.extraction import ExtractedFact
@@ -123,6 +124,7 @@ def _write_fact(svc: MemoryService, conn: apsw.Connection, p: Proposal, source: 
     if vector is not None:
         emb_store.upsert(conn, content_hash=norm.content_hash, vector=vector, model=svc.embedder.model,
                          source_id=values["id"], now=now)
+    enqueue_for_new_memory(conn, svc.settings.pipeline, memory_id=values["id"], now=now, extract=False)
     return "created", values["id"]
 
 

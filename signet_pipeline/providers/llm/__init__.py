@@ -30,6 +30,8 @@ class AnswersTasks(Protocol):
 
     def classify(self, entity: str, entity_type: str, facts: list[str], aspects: list[str]) -> dict[str, Any]: ...
 
+    def hints(self, content: str, limit: int) -> dict[str, Any]: ...
+
 
 from signet_pipeline.providers.llm.http import OllamaLlm, OpenAICompatibleLlm  # noqa: E402
 from signet_pipeline.providers.llm.rules import RulesLlm  # noqa: E402

@@ -8,6 +8,8 @@ the prompts ask an LLM for, and the stages validate its answers exactly as they 
   a confidence below the write threshold (recorded as proposals, not written);
 - entity triples: two proper-noun spans joined by a short lowercase verb phrase
   ("Nicholai decided to use PostgreSQL" -> Nicholai / decided to use / PostgreSQL);
+- hints: questions built from each sentence's subject, verb and complement (what/when/where/how
+  many/why), see rules_questions.py;
 - decisions: token-overlap thresholds against the candidates (restatement -> none, a shorter
   candidate the fact extends -> update, a syntactic contradiction -> update, else add).
 
@@ -25,6 +27,7 @@ from signet_pipeline.memory.content import infer_type, normalize_content
 from signet_pipeline.memory.contradiction import subject_words, syntactic_contradiction
 from signet_pipeline.memory.entities import WORD, sentences, triples
 from signet_pipeline.memory.linker import aspect_of, is_decision
+from signet_pipeline.providers.llm.rules_questions import questions
 
 _SMALL_TALK = re.compile(
     r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|lol|great|cool|nice|bye|good (morning|night|evening))\b",
@@ -130,6 +133,11 @@ class RulesLlm:
         items = [{"i": i, "aspect": aspect_of(fact), "kind": "constraint" if is_decision(fact) else "attribute"}
                  for i, fact in enumerate(facts)]
         return {"items": items, "entityType": _infer_type(entity, facts) if entity_type == "extracted" else None}
+
+    def hints(self, content: str, limit: int) -> dict[str, Any]:
+        """Questions built from the content's own clauses (providers/llm/rules_questions.py): they
+        add question words and verb base forms, not the synonyms a model would."""
+        return {"hints": questions(content, limit)}
 
 
 _PERSON_VERBS = re.compile(r"\b(prefers?|likes?|loves?|lives?|works?|said|says|met|wants?|feels?|married|"

@@ -1,0 +1,37 @@
+"""Prospective hints asset (queue-driven): questions each new memory would answer, searched
+beside the content at recall time (memory.pipelineV2.hints)."""
+
+import dagster as dg
+
+from signet_pipeline.assets.metadata import QueueBatchConfig, bullet_list, latency
+from signet_pipeline.pipeline.hints import run_hint_jobs
+from signet_pipeline.resources import LlmResource, SignetStoreResource
+
+GROUP = "extraction"
+
+
+@dg.asset(
+    group_name=GROUP, kinds={"python", "sqlite"},
+    description="Prospective hints: leases a batch of `prospective_index` jobs (one per memory written while "
+                "hints.enabled) and asks the LLM provider for up to hints.max questions the memory would answer. "
+                "Replies are filtered (question form, 8-200 chars, no echo of the memory or the prompt) and replace "
+                "the memory's rows in memory_hints / memory_hints_fts, which recall searches beside the content.",
+)
+def memory_hints(context: dg.AssetExecutionContext, config: QueueBatchConfig, signet: SignetStoreResource,
+                 llm: LlmResource) -> dg.MaterializeResult:
+    svc = signet.service()
+    provider = llm.create(svc.settings)
+    batch = run_hint_jobs(svc, signet.queue(), provider, config.limit(svc.settings.pipeline.worker.batch_size),
+                          config.job_ids or None)
+    if batch.failed:
+        context.log.warning("%d hint generation(s) failed and will be retried", len(batch.failed))
+    written = [r for r in batch.reports if r.written]
+    warnings = [f"{r.memory_id}: {w}" for r in batch.reports for w in r.warnings]
+    return dg.MaterializeResult(metadata={
+        "memories": len(batch.reports), "memories_with_hints": len(written),
+        "hints_written": sum(r.written for r in batch.reports),
+        "skipped": sum(r.skipped is not None for r in batch.reports), "failures": len(batch.failed),
+        "dead": batch.dead, "provider": provider.name, "model": provider.model, **latency(batch.llm_ms, "llm"),
+        "preview": bullet_list([f"{r.memory_id[:8]}: {h}" for r in written[:5] for h in r.hints[:3]], empty="no hints"),
+        "warnings": bullet_list(warnings[:50] + batch.failed[:20]),
+    })

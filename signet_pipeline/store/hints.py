@@ -1,0 +1,47 @@
+"""SQL for prospective hints: memory_hints and its FTS5 index memory_hints_fts."""
+
+from __future__ import annotations
+
+import json
+
+import apsw
+
+from signet_pipeline.store.db import Row, rows, scalar
+from signet_pipeline.store.memories import MemoryFilter
+
+
+def replace(conn: apsw.Connection, *, memory_id: str, hints: list[str], model: str, now: str) -> int:
+    """The memory's hints become `hints` (a re-run replaces, never accumulates). Returns how many
+    were written; nothing is written for a memory that is gone or deleted."""
+    conn.execute("DELETE FROM memory_hints WHERE memory_id = ?", (memory_id,))
+    if not hints or scalar(conn, "SELECT 1 FROM memories WHERE id = ? AND is_deleted = 0", (memory_id,)) is None:
+        return 0
+    conn.executemany("INSERT OR IGNORE INTO memory_hints(memory_id, hint, model, created_at) VALUES (?, ?, ?, ?)",
+                     [(memory_id, hint, model, now) for hint in hints])
+    return int(scalar(conn, "SELECT count(*) FROM memory_hints WHERE memory_id = ?", (memory_id,)) or 0)
+
+
+def for_memories(conn: apsw.Connection, memory_ids: list[str]) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for memory_id, hint in conn.execute(
+            "SELECT memory_id, hint FROM memory_hints WHERE memory_id IN (SELECT value FROM json_each(?)) ORDER BY id",
+            (json.dumps(memory_ids),)):
+        out.setdefault(memory_id, []).append(hint)
+    return out
+
+
+def search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, float]]:
+    """(memory id, best raw bm25 of its hints) best first, for visible memories. A memory is ranked
+    by its best-matching hint (max, never a sum over its hints)."""
+    where, params = flt.sql()
+    params.update(match=match, inner=limit * 4, limit=limit)
+    return [(r[0], r[1]) for r in conn.execute(
+        "WITH ranked AS (SELECT rowid, bm25(memory_hints_fts) AS raw FROM memory_hints_fts "
+        "WHERE memory_hints_fts MATCH :match ORDER BY raw LIMIT :inner) "
+        "SELECT m.id, min(ranked.raw) AS best FROM ranked JOIN memory_hints h ON h.id = ranked.rowid "
+        f"JOIN memories m ON m.id = h.memory_id WHERE {where} GROUP BY m.id ORDER BY best LIMIT :limit", params)]
+
+
+def counts(conn: apsw.Connection) -> Row:
+    found = rows(conn, "SELECT count(*) AS hints, count(DISTINCT memory_id) AS memories FROM memory_hints")
+    return found[0]

@@ -1,0 +1,155 @@
+"""Prospective hints: generation (rules and a real HTTP wire format), filtering, the queue, the
+Dagster asset and sensor, and recall's max-merge of hint and content keyword scores."""
+
+import json
+
+import dagster as dg
+import pytest
+
+from signet_pipeline.assets.hints import memory_hints
+from signet_pipeline.memory.models import RecallRequest, RememberRequest
+from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.remember import remember
+from signet_pipeline.pipeline.hints import run_hint_jobs
+from signet_pipeline.pipeline.queue import PROSPECTIVE_INDEX, JobQueue
+from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
+from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.resources import LlmResource, SignetStoreResource
+from signet_pipeline.sensors import hints_jobs_sensor
+from signet_pipeline.stages.hints import parse_hints
+from signet_pipeline.store import hints as hints_store
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store import memories as mem_store
+from tests.fakes import FakeServer
+
+HINTS_ON = {"memory": {"pipelineV2": {"hints": {"enabled": True}}}}
+MEMORY = "Samir bought a rowing machine for the apartment last week."
+BRIDGING = ["What home exercise equipment does Samir own?", "Which fitness gear did Samir purchase recently?"]
+
+
+def openai_server(hints):
+    def reply(path, body):
+        return 200, {"choices": [{"message": {"role": "assistant", "content": json.dumps({"hints": hints})}}]}
+    return FakeServer(reply)
+
+
+@pytest.mark.parametrize("reply, accepted, warned", [
+    ({"hints": BRIDGING}, BRIDGING, 0),
+    (json.dumps({"questions": ["How often does Samir row?"]}), ["How often does Samir row?"], 0),
+    ('```json\n["Where is the rowing machine?"]\n```', ["Where is the rowing machine?"], 0),
+    ({"hints": [MEMORY, MEMORY + "?", "Samir likes rowing.", "Why?", 42, "Return only JSON hints?"]}, [], 6),
+    ({"hints": ["What does Samir own?", "what does samir own"]}, ["What does Samir own?"], 0),
+    ("no json here", [], 1),
+])
+def test_replies_are_filtered_to_real_questions(reply, accepted, warned):
+    hints, warnings = parse_hints(reply, MEMORY, 5)
+    assert hints == accepted and len(warnings) == warned
+
+
+def test_hints_over_the_limit_are_dropped_with_a_warning():
+    hints, warnings = parse_hints({"hints": [f"What is item number {i}?" for i in range(8)]}, MEMORY, 5)
+    assert len(hints) == 5 and "3 hint(s) over hints.max dropped" in warnings
+
+
+@pytest.mark.parametrize("content, expected", [
+    ("Simon: I love Wellington, but the hills here are destroying my calves.", "What does Simon love?"),
+    ("Samir: I just got a rowing machine for the apartment last week!",
+     "When did Samir get a rowing machine for the apartment?"),
+    ("Nicholai decided to use PostgreSQL for the memory store because SQLite locks.",
+     "Why did Nicholai decide to use PostgreSQL for the memory store?"),
+    ("Caroline moved to Sweden in 2019 after her divorce.", "Where did Caroline move?"),
+    ("I have 3 kids and two dogs.", "How many kids do I have?"),
+    ("Run migrations with make migrate before deploying.", "How do I run migrations?"),
+])
+def test_the_rules_provider_asks_questions_instead_of_echoing(content, expected):
+    hints, warnings = parse_hints(RulesLlm().hints(content, 5), content, 5)
+    assert expected in hints and not warnings
+    assert all(h.endswith("?") and h.rstrip("?").lower() != content.rstrip(".!").lower() for h in hints)
+
+
+def test_remember_enqueues_hint_jobs_only_when_enabled(make_service):
+    off = make_service(memory={"pipelineV2": {"hints": {"enabled": False}}})
+    remember(off, RememberRequest(content=MEMORY))
+    assert job_store.counts_by_type(off.db.reader()).get(PROSPECTIVE_INDEX) is None
+    off.close()
+    on = make_service()  # the default
+    remember(on, RememberRequest(content="Samir adopted a dog named Otis in March."))
+    assert job_store.counts_by_type(on.db.reader())[PROSPECTIVE_INDEX]["pending"] == 1
+
+
+def keyword_only(svc, query):
+    """alpha 0: the score is the keyword score alone (vector-only candidates score 0 and drop)."""
+    return recall(svc, RecallRequest(query=query, alpha=0, limit=5))
+
+
+def test_a_query_sharing_words_only_with_a_hint_finds_the_memory(make_service):
+    svc = make_service(**HINTS_ON)
+    memory = remember(svc, RememberRequest(content=MEMORY))
+    remember(svc, RememberRequest(content="Simon keeps his bicycle in the hallway."))
+    assert memory.id not in {h.id for h in keyword_only(svc, "fitness gear purchase").results}
+    with openai_server(BRIDGING) as server:
+        batch = run_hint_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
+    assert sorted(r.written for r in batch.reports) == [2, 2] and not batch.failed
+    result = keyword_only(svc, "fitness gear purchase")
+    top = result.results[0]  # the vector leg finds it too in so small a store: hybrid
+    assert top.id == memory.id and top.source in ("hint", "hybrid") and top.score == pytest.approx(1.0)
+    assert result.meta["candidates"]["hints"] >= 1
+
+
+def test_hint_and_content_scores_merge_by_max_never_add(make_service):
+    svc = make_service(**HINTS_ON)
+    memory = remember(svc, RememberRequest(content=MEMORY))
+    before = keyword_only(svc, "rowing machine apartment").results[0]
+    with openai_server(["Where is the rowing machine in the apartment?"]) as server:
+        run_hint_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
+    after = keyword_only(svc, "rowing machine apartment").results[0]
+    assert after.id == before.id == memory.id and after.source == before.source
+    assert after.score == pytest.approx(before.score) == pytest.approx(1.0)
+
+
+def test_hints_go_with_their_memory(make_service):
+    svc = make_service(**HINTS_ON)
+    memory = remember(svc, RememberRequest(content=MEMORY))
+    run_hint_jobs(svc, JobQueue(svc.db), RulesLlm(), 10)
+    assert hints_store.for_memories(svc.db.reader(), [memory.id])[memory.id]
+    with svc.db.write() as conn:
+        conn.execute("UPDATE memories SET is_deleted = 1 WHERE id = ?", (memory.id,))
+        assert mem_store.hard_delete(conn, [memory.id]) == 1
+    assert hints_store.counts(svc.db.reader())["hints"] == 0
+    assert keyword_only(svc, "rowing").results == []
+
+
+def test_a_job_for_a_deleted_memory_completes_without_hints(make_service):
+    svc = make_service(**HINTS_ON)
+    memory = remember(svc, RememberRequest(content=MEMORY))
+    with svc.db.write() as conn:
+        conn.execute("UPDATE memories SET is_deleted = 1 WHERE id = ?", (memory.id,))
+    batch = run_hint_jobs(svc, JobQueue(svc.db), RulesLlm(), 10)
+    assert batch.reports[0].written == 0 and batch.reports[0].skipped
+    assert job_store.counts_by_type(svc.db.reader())[PROSPECTIVE_INDEX].get("completed") == 1
+
+
+def test_a_failing_provider_retries_the_job(make_service):
+    svc = make_service(**HINTS_ON)
+    remember(svc, RememberRequest(content=MEMORY))
+    with FakeServer(lambda path, body: (500, {"error": "boom"})) as server:
+        batch = run_hint_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
+    assert len(batch.failed) == 1 and batch.dead == 0
+    assert job_store.counts_by_type(svc.db.reader())[PROSPECTIVE_INDEX].get("pending") == 1
+
+
+def test_sensor_and_asset_generate_hints(make_service, workspace, monkeypatch):
+    svc = make_service(**HINTS_ON)
+    for text in (MEMORY, "Caroline moved to Sweden in 2019 after her divorce."):
+        remember(svc, RememberRequest(content=text))
+    monkeypatch.setenv("SIGNET_MEMORY__PIPELINEV2__HINTS__ENABLED", "true")
+    signet = SignetStoreResource(workspace=str(workspace))
+    with dg.instance_for_test() as instance, dg.build_sensor_context(instance=instance,
+                                                                     resources={"signet": signet}) as ctx:
+        result = hints_jobs_sensor(ctx)
+    assert len(result.run_requests) == 1 and result.run_requests[0].run_key.startswith("prospective-index-")
+    done = dg.materialize([memory_hints], resources={"signet": signet, "llm": LlmResource()},
+                          run_config=result.run_requests[0].run_config)
+    meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+    assert meta["memories"].value == 2 and meta["hints_written"].value >= 4 and meta["failures"].value == 0
+    assert "Where did Caroline move?" in meta["preview"].value
