@@ -27,9 +27,12 @@ MEMORY = "Samir bought a rowing machine for the apartment last week."
 BRIDGING = ["What home exercise equipment does Samir own?", "Which fitness gear did Samir purchase recently?"]
 
 
-def openai_server(hints):
+def openai_server(hints, *, other=("Where does Simon keep his bicycle?",)):
+    """An OpenAI-compatible server answering `hints` for the rowing-machine memory, `other` otherwise."""
     def reply(path, body):
-        return 200, {"choices": [{"message": {"role": "assistant", "content": json.dumps({"hints": hints})}}]}
+        prompt = json.dumps(body["messages"])
+        content = json.dumps({"hints": list(hints if "rowing machine" in prompt else other)})
+        return 200, {"choices": [{"message": {"role": "assistant", "content": content}}]}
     return FakeServer(reply)
 
 
@@ -89,7 +92,7 @@ def test_a_query_sharing_words_only_with_a_hint_finds_the_memory(make_service):
     assert memory.id not in {h.id for h in keyword_only(svc, "fitness gear purchase").results}
     with openai_server(BRIDGING) as server:
         batch = run_hint_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
-    assert sorted(r.written for r in batch.reports) == [2, 2] and not batch.failed
+    assert sorted(r.written for r in batch.reports) == [1, 2] and not batch.failed
     result = keyword_only(svc, "fitness gear purchase")
     top = result.results[0]  # the vector leg finds it too in so small a store: hybrid
     assert top.id == memory.id and top.source in ("hint", "hybrid") and top.score == pytest.approx(1.0)

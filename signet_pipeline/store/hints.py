@@ -45,3 +45,10 @@ def search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> 
 def counts(conn: apsw.Connection) -> Row:
     found = rows(conn, "SELECT count(*) AS hints, count(DISTINCT memory_id) AS memories FROM memory_hints")
     return found[0]
+
+
+def live_without_hints(conn: apsw.Connection, limit: int) -> list[str]:
+    """Live memories that have no hints yet (oldest first): what a hints backfill enqueues."""
+    return [r[0] for r in conn.execute(
+        "SELECT m.id FROM memories m WHERE m.is_deleted = 0 AND NOT EXISTS "
+        "(SELECT 1 FROM memory_hints h WHERE h.memory_id = m.id) ORDER BY m.rid LIMIT ?", (limit,))]

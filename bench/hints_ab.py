@@ -1,0 +1,96 @@
+"""`python -m bench.hints_ab [--sizes 10000]`: prospective hints' cost. On a working copy of the
+bench's cached store: hints generated for every memory with the configured extraction provider
+(rules by default; throughput reported), then recall with hints on vs off, alternating query by
+query in one process (alternation cancels the machine's drift). Quality effect: `signet eval
+locomo FILE --hints` vs without (docs/BENCHMARKS.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import time
+
+from bench import dataset, store
+from bench.stats import Timer, summary
+from signet_pipeline.config import load_settings
+from signet_pipeline.memory.models import RecallRequest
+from signet_pipeline.memory.recall import RecallOptions, recall
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.pipeline.hints import run_hint_jobs
+from signet_pipeline.pipeline.queue import PROSPECTIVE_INDEX, JobQueue
+from signet_pipeline.providers.embeddings import create_embedder
+from signet_pipeline.providers.llm import create_llm
+from signet_pipeline.store import hints as hints_store
+
+MODES = {"hints on": True, "hints off": False}
+NO_ACCESS = RecallOptions(track_access=False)
+
+
+def generate_all(svc: MemoryService) -> tuple[int, int, float]:
+    """(memories, hints written, seconds) for hints of every memory that has none."""
+    queue = JobQueue(svc.db)
+    ids = hints_store.live_without_hints(svc.db.reader(), 10_000_000)
+    for memory_id in ids:
+        queue.enqueue(PROSPECTIVE_INDEX, memory_id=memory_id)
+    llm, written, started = create_llm(svc.settings.pipeline.extraction), 0, time.perf_counter()
+    while batch := run_hint_jobs(svc, queue, llm, 1000).reports:
+        written += sum(r.written for r in batch)
+    return len(ids), written, time.perf_counter() - started
+
+
+def run(size: int, seed: int, queries: int, embedder) -> tuple[list[tuple], tuple[int, int, float]]:
+    mems = dataset.memories(size, seed)
+    qs = dataset.queries(mems, queries, seed)
+    cached, _ = store.ensure_store(size, seed, embedder, mems, print)
+    ws = store.working_copy(cached, store.DATA_DIR / "run" / f"hints-ab-n{size}")
+    services = {mode: MemoryService(load_settings(ws, memory={"pipelineV2": {"hints": {"enabled": on}}}),
+                                    embedder=embedder) for mode, on in MODES.items()}
+    try:
+        generated = generate_all(services["hints on"])
+        for svc in services.values():
+            for q in qs:
+                svc.embed_query(q.text)
+            for q in qs[:20]:
+                recall(svc, RecallRequest(query=q.text), NO_ACCESS)
+        times = {mode: [] for mode in services}
+        hits = {mode: 0 for mode in services}
+        keyword = [q for q in qs if q.kind == "keyword"]
+        for q in qs:
+            for mode, svc in services.items():
+                with Timer() as t:
+                    result = recall(svc, RecallRequest(query=q.text), NO_ACCESS)
+                times[mode].append(t.ms)
+                if q.kind == "keyword":
+                    hits[mode] += mems[q.target].content in {h.content for h in result.results}
+        rows = [(f"{size:,}", mode, summary(times[mode]), hits[mode] / len(keyword)) for mode in services]
+        return rows, generated
+    finally:
+        for svc in services.values():
+            svc.close()
+        shutil.rmtree(ws, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m bench.hints_ab", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", default="10000")
+    p.add_argument("--queries", type=int, default=200)
+    p.add_argument("--seed", type=int, default=42)
+    args = p.parse_args(argv)
+    embedder = create_embedder(load_settings().embedding)
+    results = [run(int(size), args.seed, args.queries, embedder) for size in args.sizes.split(",")]
+    print("| size | memories hinted | hints | generation s | memories/s |")
+    print("|---:|---:|---:|---:|---:|")
+    for rows, (n, written, seconds) in results:
+        print(f"| {rows[0][0]} | {n:,} | {written:,} | {seconds:.1f} | {n / seconds:,.0f} |")
+    print("\n| size | mode | recall p50 ms | p95 ms | keyword hit@10 |")
+    print("|---:|---|---:|---:|---:|")
+    for rows, _ in results:
+        for size, mode, s, hit in rows:
+            print(f"| {size} | {mode} | {s['p50']:.2f} | {s['p95']:.2f} | {hit:.3f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
