@@ -8,9 +8,11 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from signet_api.errors import install_error_handlers
+from signet_api.middleware import AnalyticsMiddleware
 from signet_api.routes import analytics, diagnostics, embeddings, hooks, knowledge, memory, projection, repair, system
 from signet_pipeline import __version__
 from signet_pipeline.config import Settings, load_settings
+from signet_pipeline.memory.analytics import Analytics
 from signet_pipeline.memory.service import MemoryService
 
 log = logging.getLogger("signet.api")
@@ -41,6 +43,8 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
         lifespan=lifespan,
     )
     install_error_handlers(app)
+    app.state.analytics = Analytics()  # this process's request counters (routes/analytics.py reads them)
+    app.add_middleware(AnalyticsMiddleware, analytics=app.state.analytics)
     app.include_router(system.router)
     app.include_router(memory.router)
     app.include_router(knowledge.router)

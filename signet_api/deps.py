@@ -10,6 +10,9 @@ from signet_pipeline.memory.remember import Actor
 from signet_pipeline.memory.service import MemoryService
 
 
+DEFAULT_ACTOR = "api"  # who a request is when it names no actor (history rows, analytics)
+
+
 def service(request: Request) -> MemoryService:
     return request.app.state.service
 
@@ -17,7 +20,7 @@ def service(request: Request) -> MemoryService:
 def actor(request: Request) -> Actor:
     headers = request.headers
     return Actor(
-        name=headers.get("x-signet-actor") or "api",
+        name=headers.get("x-signet-actor") or DEFAULT_ACTOR,
         type=headers.get("x-signet-actor-type") or "operator",
         request_id=headers.get("x-request-id") or str(uuid.uuid4()),
     )

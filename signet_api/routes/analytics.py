@@ -1,5 +1,54 @@
-"""(being written)"""
+"""Analytics endpoints (architecture "Analytics"): usage counters, the stage error ring, latency
+histograms. Request counters are this API process's; providers, errors and job latency are read
+from the store, so they include the Dagster runs."""
 
-from fastapi import APIRouter
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request
+
+from signet_api.deps import service
+from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.memory import analytics
+from signet_pipeline.memory.analytics import (
+    ERROR_RING_SIZE, Analytics, ErrorCode, ErrorsReport, LatencyReport, Stage, UsageReport,
+)
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.timeutil import normalize_iso
 
 router = APIRouter(tags=["analytics"])
+Service = Annotated[MemoryService, Depends(service)]
+
+
+def counters(request: Request) -> Analytics:
+    return request.app.state.analytics
+
+
+Counters = Annotated[Analytics, Depends(counters)]
+
+
+@router.get("/api/analytics/usage", response_model=UsageReport,
+            summary="Usage counters per endpoint, actor and provider (connectors: none run here)")
+def usage_route(svc: Service, stats: Counters) -> UsageReport:
+    return stats.usage(svc.db)
+
+
+@router.get("/api/analytics/errors", response_model=ErrorsReport,
+            summary="Recent stage errors, newest first, from the service-wide ring of 500")
+def errors_route(svc: Service,
+                 limit: Annotated[int, Query(ge=1, le=ERROR_RING_SIZE)] = 50,
+                 stage: Stage | None = None, code: ErrorCode | None = None,
+                 since: Annotated[str | None, Query(max_length=40, description="ISO 8601 timestamp")] = None,
+                 ) -> ErrorsReport:
+    try:
+        since = normalize_iso(since) if since else None  # stored timestamps compare as text
+    except ValueError as exc:
+        raise InvalidRequest(f"since: {exc}", status=422) from None
+    return analytics.recent_errors(svc.db, limit=limit, stage=stage, code=code, since=since)
+
+
+@router.get("/api/analytics/latency", response_model=LatencyReport,
+            summary="Latency p50/p95/p99/count/mean for remember, recall, mutate (this process) and jobs")
+def latency_route(svc: Service, stats: Counters) -> LatencyReport:
+    return stats.latency(svc.db)

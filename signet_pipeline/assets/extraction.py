@@ -104,6 +104,7 @@ def derived_facts(context: dg.AssetExecutionContext, memory_decisions: Batch,
         "review_needed": counts["review_needed"], "shadow_proposals": counts["shadow"],
         "graph_relations_added": counts["relations_added"], "graph_triples_rejected": counts["triples_rejected"],
         "graph_failures": counts["graph_failures"],
+        "stage_errors": dg.MetadataValue.json(counts["errors"]),
         "write_ms": round(batch.timings_ms["write"], 1), "written_preview": _created_preview(signet, batch),
     })
 

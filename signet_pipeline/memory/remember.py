@@ -12,6 +12,7 @@ import apsw
 import numpy as np
 
 from signet_pipeline.errors import InvalidRequest, MutationsFrozen, ProviderError
+from signet_pipeline.memory import analytics
 from signet_pipeline.memory.content import NormalizedContent, infer_type, normalize_content, parse_prefixes, tags_text
 from signet_pipeline.memory.linker import link_memory
 from signet_pipeline.memory.models import RememberRequest, RememberResult
@@ -111,6 +112,7 @@ def embed_missing(svc: MemoryService, texts: list[str]) -> tuple[dict[str, np.nd
         return dict(zip(need, svc.embedder.embed(list(need.values())))), stored
     except ProviderError as exc:
         log.warning("embedding failed for %d texts, stored keyword-only: %s", len(need), exc)
+        analytics.record_errors(svc.db, [analytics.embedding_failure(exc, texts=len(need))])
         return {}, stored
 
 

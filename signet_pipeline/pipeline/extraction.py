@@ -14,6 +14,7 @@ pool (`worker.concurrency`): HTTP LLM calls overlap; SQLite writes still seriali
 from __future__ import annotations
 
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
@@ -21,6 +22,7 @@ from typing import Any, Callable, Iterable
 import numpy as np
 
 from signet_pipeline.errors import ProviderError
+from signet_pipeline.memory import analytics
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline.provider_health import ProviderCalls
@@ -64,6 +66,11 @@ class Batch:
     vectors: dict[str, np.ndarray] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
     provider_calls: ProviderCalls = field(default_factory=ProviderCalls)
+    errors: list[analytics.ErrorEvent] = field(default_factory=list)  # for the error ring; append is atomic
+
+    def error(self, event: analytics.ErrorEvent | None) -> None:
+        if event is not None:
+            self.errors.append(event)
 
     @property
     def active(self) -> list[WorkItem]:
@@ -134,8 +141,12 @@ def extract_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
         try:
             item.extraction = _timed(batch, item, extract, llm, item.source["content"], timeout=timeout)
             item.warnings.extend(item.extraction.warnings)
+            if item.extraction.parse_failed:
+                batch.error(analytics.error_event("EXTRACTION_PARSE_FAIL", item.extraction.warnings[-1],
+                                                  memory_id=item.memory_id))
         except ProviderError as exc:
             item.error = f"extraction: {exc}"
+            batch.error(analytics.timeout_event(exc, "EXTRACTION_TIMEOUT", memory_id=item.memory_id))
 
     started = time.perf_counter()
     _run_each(batch.active, run, _concurrency(svc, llm))
@@ -167,7 +178,9 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
                     exclude=frozenset({item.memory_id}), timeout=timeout)
                 if warning:
                     item.warnings.append(f"decision for {fact.content[:60]!r}: {warning}")
-                if decision is None:
+                if decision is None:  # the reply was rejected (decide returns a warning)
+                    batch.error(analytics.error_event("DECISION_INVALID", f"{warning} (fact {fact.content[:60]!r})",
+                                                      memory_id=item.memory_id))
                     continue
                 target = next((c for c in candidates if c.id == decision.target_id), None)
                 check = None
@@ -179,6 +192,7 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
         except ProviderError as exc:
             item.error = f"decision: {exc}"
             item.proposals.clear()
+            batch.error(analytics.timeout_event(exc, "DECISION_TIMEOUT", memory_id=item.memory_id))
 
     _run_each(batch.active, run, _concurrency(svc, llm))
     batch.timings_ms["decide"] = (time.perf_counter() - started) * 1000 - batch.timings_ms["embed"]
@@ -188,6 +202,7 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
 def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Batch:
     started = time.perf_counter()
     batch.provider_calls.flush(svc.db, provider=batch.provider, model=batch.model)
+    analytics.record_errors(svc.db, batch.errors)  # own short tx, before (not inside) the batch's writes
     for item in batch.items:
         job_id = item.job["id"] if item.job else None
         if item.error is not None:
@@ -247,4 +262,5 @@ def summarize(batch: Batch) -> dict[str, Any]:
         "relations_added": sum(i.graph.new_relations for i in batch.items if i.graph),
         "triples_rejected": sum(i.graph.rejected for i in batch.items if i.graph),
         "graph_failures": sum(1 for i in batch.items if i.graph and i.graph.failed),
+        "errors": dict(Counter(event.code for event in batch.errors)),  # analytics codes recorded
     }

@@ -56,6 +56,7 @@ class ExtractionResult(BaseModel):
     facts: list[ExtractedFact] = []
     entities: list[ExtractedEntity] = []
     warnings: list[str] = []
+    parse_failed: bool = False  # the reply held no usable JSON (analytics: EXTRACTION_PARSE_FAIL)
 
 
 def prepare_input(content: str) -> str:
@@ -113,7 +114,10 @@ def parse_extraction(reply: str | dict[str, Any]) -> ExtractionResult:
     warnings: list[str] = []
     data = reply if isinstance(reply, dict) else extract_json(reply)
     if not isinstance(data, dict):
-        return ExtractionResult(warnings=["reply is not a JSON object; nothing extracted"])
+        return ExtractionResult(warnings=["reply is not a JSON object; nothing extracted"], parse_failed=True)
+    if not isinstance(data.get("facts"), list) and not isinstance(data.get("entities"), list):
+        return ExtractionResult(warnings=["reply has neither a facts nor an entities list; nothing extracted"],
+                                parse_failed=True)
     raw_facts = data.get("facts") if isinstance(data.get("facts"), list) else []
     raw_entities = data.get("entities") if isinstance(data.get("entities"), list) else []
     if "facts" in data and not isinstance(data["facts"], list):

@@ -38,7 +38,9 @@ class _HttpEmbeddings(EmbeddingProvider):
                 response.raise_for_status()
                 vectors = self._parse(response.json(), len(chunk))
             except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
-                raise ProviderError(describe_http_error(self.name, exc)) from exc
+                timed_out = isinstance(exc, httpx.TimeoutException)
+                raise ProviderError(describe_http_error(self.name, exc),
+                                    code="provider_timeout" if timed_out else None) from exc
             parts.append(vectors)
         matrix = np.vstack(parts)
         if self._dimensions is None:
