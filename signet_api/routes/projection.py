@@ -1,5 +1,29 @@
-"""(being written)"""
+"""GET /api/embeddings/projection: the UMAP projection of the embedded memories (memory-api.txt).
 
-from fastapi import APIRouter
+200 with nodes and edges when the cache is fresh; 202 "computing" otherwise, after recording a
+request the pipeline's projection sensor turns into a Dagster run (the API never runs UMAP)."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query, Request, Response
+
+from signet_api.deps import reading_agent, service
+from signet_pipeline.memory import projection_view
+from signet_pipeline.memory.projection_view import ProjectionCached, ProjectionComputing
+from signet_pipeline.memory.service import MemoryService
 
 router = APIRouter(tags=["projection"])
+Service = Annotated[MemoryService, Depends(service)]
+
+
+@router.get("/api/embeddings/projection", summary="UMAP 2D/3D projection of the embedded memories",
+            responses={200: {"model": ProjectionCached, "description": "the cached projection"},
+                       202: {"model": ProjectionComputing, "description": "being computed: poll again"}})
+def projection_route(request: Request, svc: Service,
+                     dimensions: Annotated[int, Query(ge=2, le=3, description="output dimensions: 2 or 3")] = 2
+                     ) -> Response:
+    answer = projection_view.projection(svc.db, svc.settings.embedding.model, dimensions, reading_agent(request))
+    # The body is JSON already (the cache is served without re-encoding it).
+    return Response(answer.body, status_code=answer.status_code, media_type="application/json")
