@@ -9,6 +9,7 @@ the rules provider reuses it to propose supersession.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from signet_pipeline.memory.fts_query import STOP_WORDS
 
@@ -39,24 +40,44 @@ def words(text: str) -> list[str]:
     return _WORD.findall(text.lower().replace("\u2019", "'"))
 
 
+@dataclass(frozen=True)
+class Statement:
+    """A text tokenized once for the checks below (comparing one statement with many)."""
+
+    tokens: frozenset[str]
+    subject: frozenset[str]  # content words: no stop words, negations or antonym words
+    negated: bool
+
+    @classmethod
+    def of(cls, text: str) -> "Statement":
+        found = words(text)
+        return cls(frozenset(found), frozenset(w for w in found if w not in _NOT_SUBJECT and len(w) > 1),
+                   any(w in NEGATIONS or w.endswith("n't") for w in found))
+
+    def overlap(self, other: "Statement") -> int:
+        return len(self.subject & other.subject)
+
+    def antonyms(self, other: "Statement") -> bool:
+        wa, wb = self.tokens, other.tokens
+        return any(_ANTONYM.get(w) in wb and _ANTONYM[w] not in wa for w in wa - wb if w in _ANTONYM)
+
+    def contradicts(self, other: "Statement", *, min_overlap: int = 2) -> bool:
+        if self.overlap(other) < min_overlap:
+            return False
+        return self.negated != other.negated or self.antonyms(other)
+
+
 def subject_words(text: str) -> set[str]:
-    return {w for w in words(text) if w not in _NOT_SUBJECT and len(w) > 1}
+    return set(Statement.of(text).subject)
 
 
 def lexical_overlap(a: str, b: str) -> int:
-    return len(subject_words(a) & subject_words(b))
+    return Statement.of(a).overlap(Statement.of(b))
 
 
 def is_negated(text: str) -> bool:
-    return any(w in NEGATIONS or w.endswith("n't") for w in words(text))
-
-
-def antonym_conflict(a: str, b: str) -> bool:
-    wa, wb = set(words(a)), set(words(b))
-    return any(_ANTONYM.get(w) in wb and _ANTONYM[w] not in wa for w in wa - wb if w in _ANTONYM)
+    return Statement.of(text).negated
 
 
 def syntactic_contradiction(a: str, b: str, *, min_overlap: int = 2) -> bool:
-    if lexical_overlap(a, b) < min_overlap:
-        return False
-    return is_negated(a) != is_negated(b) or antonym_conflict(a, b)
+    return Statement.of(a).contradicts(Statement.of(b), min_overlap=min_overlap)

@@ -93,5 +93,6 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
             stats.attributes += 1
             stats.constraints += constraint
             stats.superseded += supersede_siblings(conn, attribute_id=attribute_id, entity_id=entity_id,
-                                                   aspect_id=aspect_id, content=sentence, now=now)
+                                                   entity_name=canonical, aspect_id=aspect_id, content=sentence,
+                                                   now=now)
     return stats

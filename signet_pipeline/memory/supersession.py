@@ -11,15 +11,17 @@ superseded automatically; a superseded attribute stays, linked through supersede
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 import apsw
 
-from signet_pipeline.memory.contradiction import (
-    is_negated, lexical_overlap, subject_words, syntactic_contradiction, words,
-)
+from signet_pipeline.memory.contradiction import Statement, subject_words, words
 from signet_pipeline.store import graph as graph_store
 
 MIN_SHARED = 2
+# Siblings compared per new attribute (the newest that share a word with it): inside remember's
+# write transaction, so bounded; an aspect with more active look-alikes is a hub, not a claim.
+MAX_SIBLINGS = 200
 _TEMPORAL = re.compile(r"\b(now|no longer|anymore|any more|currently|these days|as of|switched|moved|changed|"
                        r"instead|nowadays|since)\b", re.IGNORECASE)
 _CLAIM = re.compile(r"^(?P<subject>.+?)\s+(?P<verb>is|are|was|uses|use|prefers|prefer|likes|lives in|lives at|"
@@ -37,29 +39,63 @@ def _claim(text: str) -> tuple[str, str, str] | None:
     return " ".join(sorted(subject_words(m["subject"]))), m["verb"].lower(), head
 
 
-def value_conflict(older: str, newer: str) -> bool:
-    a, b = _claim(older), _claim(newer)
-    return bool(a and b and a[0] and a[0] == b[0] and a[1] == b[1] and a[2] and b[2] and a[2] != b[2]
-                and not is_negated(older) and not is_negated(newer))
+@dataclass(frozen=True)
+class _Newer:
+    """The new attribute, parsed once for comparison with each sibling."""
+
+    statement: Statement
+    claim: tuple[str, str, str] | None
+    temporal: bool
+
+    @classmethod
+    def of(cls, text: str) -> "_Newer":
+        return cls(Statement.of(text), _claim(text), bool(_TEMPORAL.search(text)))
 
 
-def supersedes(older: str, newer: str) -> str | None:
-    """Why `newer` retires `older`, or None."""
-    if syntactic_contradiction(older, newer, min_overlap=MIN_SHARED):
+def _value_conflict(older_text: str, older: Statement, newer: _Newer) -> bool:
+    if newer.claim is None or older.negated or newer.statement.negated:
+        return False
+    a, b = _claim(older_text), newer.claim  # parsed only when the newer one is a claim
+    return bool(a and a[0] and a[0] == b[0] and a[1] == b[1] and a[2] and b[2] and a[2] != b[2])
+
+
+def _why(older_text: str, newer: _Newer) -> str | None:
+    older = Statement.of(older_text)
+    if older.contradicts(newer.statement, min_overlap=MIN_SHARED):
         return "contradiction"
-    if value_conflict(older, newer):
+    if _value_conflict(older_text, older, newer):
         return "value_conflict"
-    if _TEMPORAL.search(newer) and lexical_overlap(older, newer) >= MIN_SHARED + 1:
+    if newer.temporal and older.overlap(newer.statement) >= MIN_SHARED + 1:
         return "temporal_update"
     return None
 
 
-def supersede_siblings(conn: apsw.Connection, *, attribute_id: str, entity_id: str, aspect_id: str, content: str,
-                       now: str) -> int:
+def supersedes(older: str, newer: str) -> str | None:
+    """Why `newer` retires `older`, or None."""
+    return _why(older, _Newer.of(newer))
+
+
+def sibling_prefilter(content: str, entity_name: str) -> list[str]:
+    """Words one of which a sibling must contain for any signal to fire: every signal needs a
+    shared subject word besides the entity's own name (all siblings share that), except a value
+    conflict, which needs the same claim verb. Lets SQL skip most siblings of a busy aspect."""
+    found = {w.split("'")[0] for w in subject_words(content) - set(words(entity_name))}
+    claim = _CLAIM.match(_NOW.sub("", content.strip()))
+    if claim:
+        found.add(claim["verb"].lower())
+    return sorted(w for w in found if w)
+
+
+def supersede_siblings(conn: apsw.Connection, *, attribute_id: str, entity_id: str, entity_name: str, aspect_id: str,
+                       content: str, now: str) -> int:
     """Retire the active siblings the new attribute supersedes; returns how many."""
-    retired = 0
-    for sibling in graph_store.active_siblings(conn, entity_id=entity_id, aspect_id=aspect_id, exclude_id=attribute_id):
-        if supersedes(sibling["content"], content):
+    containing = sibling_prefilter(content, entity_name)
+    if not containing:
+        return 0
+    retired, newer = 0, _Newer.of(content)
+    for sibling in graph_store.active_siblings(conn, entity_id=entity_id, aspect_id=aspect_id, exclude_id=attribute_id,
+                                               containing=containing, limit=MAX_SIBLINGS):
+        if _why(sibling["content"], newer):
             graph_store.supersede_attribute(conn, sibling["id"], by=attribute_id, now=now)
             retired += 1
     return retired

@@ -120,7 +120,8 @@ def classify_entity(svc: MemoryService, llm: Llm, entity_id: str, *, batch_size:
             report.constraints += kind == "constraint"
             if kind == "attribute":
                 report.superseded += supersede_siblings(wconn, attribute_id=pending[index]["id"], entity_id=entity_id,
-                                                        aspect_id=aspect_id, content=facts[index], now=now)
+                                                        entity_name=entity["name"], aspect_id=aspect_id,
+                                                        content=facts[index], now=now)
         if entity_type and graph_store.set_entity_type(wconn, entity_id, entity_type, now):
             report.type_set = entity_type
     return report

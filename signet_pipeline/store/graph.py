@@ -59,10 +59,14 @@ def add_attribute(conn: apsw.Connection, *, entity_id: str, aspect_id: str | Non
     return attribute_id if conn.changes() else None
 
 
-def active_siblings(conn: apsw.Connection, *, entity_id: str, aspect_id: str, exclude_id: str) -> list[Row]:
-    """Active plain attributes on the same entity aspect (constraints are never superseded)."""
+def active_siblings(conn: apsw.Connection, *, entity_id: str, aspect_id: str, exclude_id: str,
+                    containing: list[str], limit: int) -> list[Row]:
+    """The newest `limit` active plain attributes on the same entity aspect (constraints are never
+    superseded) whose normalized content contains one of the given lowercase words (substring)."""
     return rows(conn, "SELECT id, content FROM entity_attributes WHERE entity_id = ? AND aspect_id = ? AND id <> ? "
-                      "AND status = 'active' AND kind = 'attribute' ORDER BY created_at", (entity_id, aspect_id, exclude_id))
+                      "AND status = 'active' AND kind = 'attribute' AND EXISTS (SELECT 1 FROM json_each(?) "
+                      "WHERE instr(normalized_content, json_each.value) > 0) ORDER BY created_at DESC LIMIT ?",
+                (entity_id, aspect_id, exclude_id, json.dumps(containing), limit))
 
 
 def supersede_attribute(conn: apsw.Connection, attribute_id: str, *, by: str, now: str) -> None:
