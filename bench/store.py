@@ -10,6 +10,7 @@ rate of a cached store is the one measured when it was built (recorded in build.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import shutil
@@ -71,7 +72,16 @@ def _db_files(workspace: Path) -> list[Path]:
 
 def ensure_store(size: int, seed: int, embedder: EmbeddingProvider, mems: list[dataset.Memory],
                  log: Callable[[str], None]) -> tuple[Path, BuildInfo]:
-    """The cached workspace for (size, seed), built now if missing."""
+    """The cached workspace for (size, seed), built now if missing. A file lock per (size, seed)
+    makes a second benchmark wait for a build in progress instead of building beside it."""
+    (DATA_DIR / "cache").mkdir(parents=True, exist_ok=True)
+    with open(DATA_DIR / "cache" / f".lock-n{size}-s{seed}", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return _ensure_store(size, seed, embedder, mems, log)
+
+
+def _ensure_store(size: int, seed: int, embedder: EmbeddingProvider, mems: list[dataset.Memory],
+                  log: Callable[[str], None]) -> tuple[Path, BuildInfo]:
     final = cache_dir(size, seed)
     info_file = final / "build.json"
     if info_file.exists() and (final / DB_RELATIVE_PATH).exists():
