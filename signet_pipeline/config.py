@@ -289,6 +289,11 @@ class RepairConfig(_Section):
     reembed_hourly_budget: int = Field(10, ge=1, le=1000)
     requeue_cooldown_ms: int = Field(60_000, ge=5_000, le=3_600_000)
     requeue_hourly_budget: int = Field(50, ge=1, le=1000)
+    dedup_cooldown_ms: int = Field(600_000, ge=10_000, le=3_600_000)
+    dedup_hourly_budget: int = Field(3, ge=1, le=100)
+    # Near-duplicates (reported by dedup-stats, never merged): cosine at or above this.
+    dedup_semantic_threshold: float = Field(0.92, ge=0.0, le=1.0)
+    dedup_batch_size: int = Field(100, ge=10, le=1000, description="exact-duplicate groups merged per deduplicate run")
     default_cooldown_ms: int = Field(60_000, ge=1_000, le=3_600_000)
     default_hourly_budget: int = Field(10, ge=1, le=1000)
 

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import dagster as dg
 
+from signet_pipeline.assets.embeddings import embedding_backfill, embedding_backfill_job, embedding_refresh, \
+    embedding_refresh_job, embedding_refresh_sensor
 from signet_pipeline.assets.extraction import BATCH_IO, derived_facts, memory_decisions, memory_extractions, \
     reextracted_facts
 from signet_pipeline.assets.graph import entity_communities, entity_structure
@@ -24,11 +26,13 @@ from signet_pipeline.sensors import extract_jobs_sensor, hints_jobs_sensor, stru
 
 defs = dg.Definitions(
     assets=[memory_extractions, memory_decisions, derived_facts, reextracted_facts, entity_communities,
-            entity_structure, memory_hints, retention_sweep, maintenance_cycle, embedding_projection],
+            entity_structure, memory_hints, retention_sweep, maintenance_cycle, embedding_projection,
+            embedding_refresh, embedding_backfill],
     asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
     jobs=[extract_memories_job, communities_job, classify_entities_job, hints_job, retention_job, maintenance_job,
-          projection_job],
-    sensors=[extract_jobs_sensor, structural_jobs_sensor, hints_jobs_sensor, projection_request_sensor],
+          projection_job, embedding_refresh_job, embedding_backfill_job],
+    sensors=[extract_jobs_sensor, structural_jobs_sensor, hints_jobs_sensor, projection_request_sensor,
+             embedding_refresh_sensor],
     schedules=[communities_schedule, retention_schedule, maintenance_schedule, projection_refresh_schedule],
     resources={
         "signet": SignetStoreResource(embedder=EmbedderResource()),

@@ -61,3 +61,13 @@ def test_frozen_skips_and_the_asset_reports(make_service, workspace):
 def test_cron_from_intervals():
     assert [every_minutes_cron(ms) for ms in (60_000, 1_800_000, 3_600_000, 6 * 3_600_000)] == \
         ["*/1 * * * *", "*/30 * * * *", "0 * * * *", "0 */6 * * *"]
+
+
+def test_low_embedding_coverage_calls_for_a_reembed(svc):
+    for i in range(5):
+        remember(svc, RememberRequest(content=f"Ferry timetable note {i} for the harbour"))
+    with svc.db.write() as conn:  # a model switch: every vector is of a model no longer configured
+        conn.execute("UPDATE embeddings SET model = 'retired-model'")
+    cycle = run_cycle(svc)
+    assert cycle.recommended == ["re-embed"] and cycle.executed["re-embed"]["refreshed"] == 5
+    assert cycle.score_after > cycle.score_before

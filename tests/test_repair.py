@@ -1,6 +1,8 @@
 """Repair actions through the API: what each does, and the policy gate (frozen, role, cooldown,
 hourly budget) with its audit trail."""
 
+import json
+
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
@@ -69,3 +71,117 @@ def test_unknown_action_and_bad_body(client):
     assert client.post("/api/repair/format-disk").json()["error"]["code"] == "unknown_repair"
     bad = client.post("/api/repair/check-fts", json={"repair": "maybe"})
     assert bad.status_code == 422
+
+
+# -- re-embed, clean-orphans, dedup-stats, deduplicate ------------------------------------------------
+
+def let_cooldowns_pass(svc):
+    with svc.db.write() as conn:
+        conn.execute("UPDATE repair_runs SET created_at = '2020-01-01T00:00:00.000Z'")
+
+
+def test_reembed_refreshes_missing_and_stale_vectors_under_its_own_limits(client, svc):
+    for text in ("The nightly export writes Parquet", "Standups are at 9:30", "The VPN needs a hardware key"):
+        remember(client, text)
+    with svc.db.write() as conn:
+        conn.execute("DELETE FROM embeddings WHERE rowid = (SELECT min(rowid) FROM embeddings)")
+        conn.execute("UPDATE embeddings SET model = 'retired-model'")
+    assert client.get("/api/repair/embedding-gaps").json()["unembedded"] == 3
+    result = client.post("/api/repair/re-embed").json()["result"]
+    assert result["found"] == {"missing": 1, "stale": 0, "model_switch": 2}
+    assert (result["refreshed"], result["failed"], result["remaining"]) == (3, 0, 0)
+    assert client.get("/api/embeddings/health").json()["coveragePct"] == 100.0
+    again = client.post("/api/repair/re-embed")
+    assert again.status_code == 429
+    assert 60 < again.json()["error"]["retryAfterS"] <= 300  # reembedCooldownMs (5 min), not the 60 s default
+
+
+def test_clean_orphans_drops_unused_vectors_and_links_to_vanished_memories(client, svc):
+    from signet_pipeline.store import embeddings as emb_store
+
+    keep = remember(client, "Alice likes green tea")
+    gone = remember(client, "Alice works at Google in Berlin")
+    tombstone = remember(client, "The old office was in Hamburg")
+    with svc.db.write() as conn:
+        emb_store.upsert(conn, content_hash="no-memory-has-this", vector=svc.embedder.embed_one("orphan"),
+                         model=svc.embedder.model, source_id=None, now="2025-01-01T00:00:00.000Z")
+        conn.execute("UPDATE memories SET is_deleted = 1, deleted_at = '2025-01-01T00:00:00.000Z' WHERE id = ?",
+                     (tombstone["id"],))
+        conn.execute("DELETE FROM memories WHERE id = ?", (gone["id"],))  # outside retention: links dangle
+    result = client.post("/api/repair/clean-orphans").json()["result"]
+    # The vanished memory's vector and the stray one go; the tombstone's stays for retention.
+    assert result == {"vectorsRemoved": 2, "memoriesUnlinked": 1, "entitiesDecremented": 3,
+                      "orphanEntitiesRemoved": 2, "capped": False}
+    conn = svc.db.reader()
+    stored = {r[0] for r in conn.execute("SELECT m.id FROM embeddings e JOIN memories m USING (content_hash)")}
+    assert stored == {keep["id"], tombstone["id"]}
+    assert dict(conn.execute("SELECT name, mentions FROM entities")) == {"Alice": 1, "Hamburg": 1}
+    assert conn.execute("SELECT count(*) FROM memory_entity_mentions WHERE memory_id = ?",
+                        (gone["id"],)).fetchall() == [(0,)]
+
+
+def test_dedup_stats_reports_exact_groups_and_near_pairs_per_agent(client, svc):
+    first = remember(client, "Use tabs, not spaces.", importance=0.4)
+    second = remember(client, "use tabs - not spaces")
+    remember(client, "Use tabs not spaces", agentId="other")  # another agent: not a duplicate of ours
+    remember(client, "The API listens on port 3000")
+    remember(client, "The API listens on port 3001")  # cosine 0.92: near, never merged
+    remember(client, "Standups are at 9:30 every weekday")
+    stats = client.get("/api/repair/dedup-stats").json()["result"]
+    assert stats["live"] == 6
+    exact = stats["exact"]
+    assert (exact["groups"], exact["memories"], exact["removable"]) == (1, 2, 1)
+    assert exact["samples"][0]["keep"]["id"] == second["id"]  # more important than the older one
+    assert [d["id"] for d in exact["samples"][0]["duplicates"]] == [first["id"]]
+    near = stats["near"]
+    assert (near["pairs"], near["memories"], near["threshold"]) == (1, 2, 0.92)
+    assert {near["samples"][0]["a"]["content"], near["samples"][0]["b"]["content"]} == {
+        "The API listens on port 3000", "The API listens on port 3001"}
+    assert stats["byAgent"] == {"default": {"exactGroups": 1, "nearPairs": 1}}
+    assert client.get("/api/repair/dedup-stats").status_code == 429  # through the gate like every action
+
+
+def test_deduplicate_keeps_the_best_tombstones_the_rest_and_moves_links(client, svc):
+    oldest = remember(client, "Alice deploys Signet to Berlin on Tuesdays.", importance=0.9,
+                      createdAt="2024-01-01T00:00:00Z")
+    important = remember(client, "alice deploys signet to berlin, on tuesdays", importance=0.9)
+    pinned = remember(client, "Alice deploys Signet - to Berlin on Tuesdays", pinned=True, importance=0.2)
+    older = remember(client, "Bob reviews every migration!", createdAt="2024-06-01T00:00:00Z")
+    newer = remember(client, "bob reviews every (!) migration")
+    dropped = {oldest["id"], important["id"], newer["id"]}
+
+    result = client.post("/api/repair/deduplicate", json={"reason": "weekly cleanup"}).json()["result"]
+    assert (result["groupsMerged"], result["memoriesRemoved"], result["groupsRemaining"]) == (2, 3, 0)
+    conn = svc.db.reader()
+    live = {r[0] for r in conn.execute("SELECT id FROM memories WHERE is_deleted = 0")}
+    assert live == {pinned["id"], older["id"]}  # pinned beats importance; equal importance: the oldest
+    for memory_id in dropped:
+        assert client.get(f"/api/memory/{memory_id}").status_code == 404
+        events = list(conn.execute("SELECT event, reason, json_extract(metadata, '$.mergedInto') FROM memory_history "
+                                   "WHERE memory_id = ? AND event = 'deleted'", (memory_id,)))
+        assert events == [("deleted", "deduplicate", pinned["id"] if memory_id != newer["id"] else older["id"])]
+    merged = conn.execute("SELECT json_extract(metadata, '$.mergedFrom') FROM memory_history WHERE memory_id = ? "
+                          "AND event = 'merged'", (pinned["id"],)).fetchall()
+    assert len(merged) == 1 and set(json.loads(merged[0][0])) == {oldest["id"], important["id"]}
+    # Links: the keeper holds one mention per entity and the counts match the rows left.
+    mentions = dict(conn.execute("SELECT e.name, count(*) FROM memory_entity_mentions mm JOIN entities e "
+                                 "ON e.id = mm.entity_id WHERE mm.memory_id = ? GROUP BY e.name", (pinned["id"],)))
+    assert mentions and set(mentions.values()) == {1}
+    assert not list(conn.execute("SELECT 1 FROM entities e WHERE mentions <> (SELECT count(*) FROM "
+                                 "memory_entity_mentions mm WHERE mm.entity_id = e.id)"))
+    assert [h["id"] for h in client.post("/api/memory/recall", json={"query": "who deploys to Berlin"}).json()
+            ["results"]][:1] == [pinned["id"]]
+    let_cooldowns_pass(svc)
+    assert client.post("/api/repair/deduplicate").json()["result"]["groupsMerged"] == 0
+
+
+def test_deduplicate_refuses_while_mutations_are_frozen(svc, make_service):
+    with TestClient(create_app(service=svc)) as client:
+        remember(client, "Use tabs, not spaces.")
+        remember(client, "use tabs not spaces")
+    frozen = make_service(memory={"pipelineV2": {"mutationsFrozen": True}})
+    with TestClient(create_app(service=frozen)) as client:
+        response = client.post("/api/repair/deduplicate")
+        assert response.status_code == 503 and response.json()["error"]["code"] == "mutations_frozen"
+        assert client.get("/api/repair").json()["runs"][0]["outcome"] == "failed"
+    assert svc.db.reader().execute("SELECT count(*) FROM memories WHERE is_deleted = 0").fetchall() == [(2,)]

@@ -28,8 +28,14 @@ def runs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=500)] = 50) ->
     return repair.recent_runs(svc, limit)
 
 
+@router.get("/api/repair/dedup-stats", summary="Exact and near-duplicate memories per agent (counts and samples); "
+                                             "runs through the repair gate like POST /api/repair/dedup-stats")
+def dedup_stats_route(svc: Service, who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
+    return repair.run_repair(svc, "dedup-stats", who)
+
+
 @router.post("/api/repair/{action}", summary="Run a repair action: requeue-dead, release-leases, check-fts, "
-                                             "retention-sweep")
+                                             "retention-sweep, re-embed, clean-orphans, dedup-stats, deduplicate")
 def repair_route(action: Annotated[str, Path(max_length=50)], svc: Service, who: Annotated[Actor, Depends(actor)],
                  body: RepairRequest | None = None) -> dict[str, Any]:
     body = body or RepairRequest()

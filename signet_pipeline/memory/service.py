@@ -57,7 +57,7 @@ class MemoryService:
         with self._index_lock:
             if self._index is None:
                 with self.db.write() as conn:
-                    emb_store.ensure_vec_table(conn, dims)
+                    emb_store.ensure_vec_table(conn, dims, self.embedder.model)
                 cls = MatrixIndex if self.settings.search.vector_backend == "numpy" else SqliteVecIndex
                 index = cls(self.db, model=self.embedder.model, dimensions=dims)
                 index.sync()

@@ -38,6 +38,8 @@ def recommend(report: DiagnosticsReport) -> list[str]:
         wanted.append("check-fts")
     if storage["tombstoneRatio"] > diagnostics.TOMBSTONE_RATIO_MAX:
         wanted.append("retention-sweep")
+    if index["embeddingModel"] and index["embeddingCoverage"] < diagnostics.EMBEDDING_COVERAGE_MIN:
+        wanted.append("re-embed")
     return wanted
 
 

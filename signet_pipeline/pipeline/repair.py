@@ -14,20 +14,25 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import apsw
-
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import NotFound, RepairDenied
 from signet_pipeline.memory.remember import Actor
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline.queue import JobQueue
+from signet_pipeline.stages import dedup
+from signet_pipeline.stages.embedding_refresh import MAX_ROWS, run_refresh
 from signet_pipeline.stages.retention import sweep
+from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import repairs as repair_store
-from signet_pipeline.timeutil import parse_iso, to_iso
+from signet_pipeline.timeutil import now_iso, parse_iso, to_iso
 
 FTS_MISMATCH_MAX = 0.10
 REQUEUE_BATCH = 50
+REEMBED_TIME_BUDGET_S = 30.0  # an HTTP caller waits for it; the Dagster refresh runs 120 s
+ORPHAN_BATCH = 5_000  # rows per clean-orphans step (one short transaction each)
 
 
 def _queue(svc: MemoryService) -> JobQueue:
@@ -35,15 +40,15 @@ def _queue(svc: MemoryService) -> JobQueue:
     return JobQueue(svc.db, max_attempts=worker.max_retries, lease_timeout_ms=worker.lease_timeout_ms)
 
 
-def requeue_dead(svc: MemoryService, options: dict[str, Any]) -> dict[str, Any]:
+def requeue_dead(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
     return {"requeued": _queue(svc).requeue_dead(REQUEUE_BATCH)}
 
 
-def release_leases(svc: MemoryService, options: dict[str, Any]) -> dict[str, Any]:
+def release_leases(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
     return {"released": _queue(svc).reap_stale_leases()}
 
 
-def check_fts(svc: MemoryService, options: dict[str, Any]) -> dict[str, Any]:
+def check_fts(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
     """Compare the FTS index with the memories table; rebuild when asked and > 10% apart."""
     with svc.db.write() as conn:
         counts = mem_store.storage_counts(conn)
@@ -55,19 +60,53 @@ def check_fts(svc: MemoryService, options: dict[str, Any]) -> dict[str, Any]:
             "rebuilt": rebuilt}
 
 
-def retention_sweep(svc: MemoryService, options: dict[str, Any]) -> dict[str, Any]:
+def retention_sweep(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
     report = sweep(svc.db, svc.settings.pipeline.retention)
     return {"purged": report.counts(), "backlog": report.backlog}
 
 
+def reembed(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    """One embedding refresh run (missing, old-hash and other-model vectors), newest first."""
+    return run_refresh(svc, max_rows=MAX_ROWS, time_budget_s=REEMBED_TIME_BUDGET_S).summary()
+
+
+def clean_orphans(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    """Vectors whose hash no memory carries (a tombstone's vector stays for retention), then graph
+    links to memories whose row is gone, unlinked as retention does (mention counts lowered,
+    entities left without mentions removed). Each step one short transaction of ORPHAN_BATCH."""
+    with svc.db.write() as conn:
+        vectors = emb_store.delete_orphans(conn, ORPHAN_BATCH)
+    with svc.db.write() as conn:
+        missing = mem_store.graph_links_to_missing(conn, ORPHAN_BATCH)
+        decremented, removed = graph_store.forget_memories(conn, missing, now=now_iso()) if missing else (0, 0)
+    return {"vectorsRemoved": vectors, "memoriesUnlinked": len(missing), "entitiesDecremented": decremented,
+            "orphanEntitiesRemoved": removed, "capped": max(vectors, len(missing)) >= ORPHAN_BATCH}
+
+
+def dedup_stats(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    return dedup.stats(svc)
+
+
+def deduplicate(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    return dedup.merge(svc, actor)
+
+
 @dataclass(frozen=True)
 class RepairAction:
-    run: Callable[[MemoryService, dict[str, Any]], dict[str, Any]]
+    run: Callable[[MemoryService, dict[str, Any], Actor], dict[str, Any]]
     limits: Callable[[Settings], tuple[int, int]]  # (cooldown ms, hourly budget)
 
 
 def _requeue_limits(s: Settings) -> tuple[int, int]:
     return s.repair.requeue_cooldown_ms, s.repair.requeue_hourly_budget
+
+
+def _reembed_limits(s: Settings) -> tuple[int, int]:
+    return s.repair.reembed_cooldown_ms, s.repair.reembed_hourly_budget
+
+
+def _dedup_limits(s: Settings) -> tuple[int, int]:
+    return s.repair.dedup_cooldown_ms, s.repair.dedup_hourly_budget
 
 
 def _default_limits(s: Settings) -> tuple[int, int]:
@@ -79,6 +118,10 @@ ACTIONS: dict[str, RepairAction] = {
     "release-leases": RepairAction(release_leases, _requeue_limits),
     "check-fts": RepairAction(check_fts, _default_limits),
     "retention-sweep": RepairAction(retention_sweep, _default_limits),
+    "re-embed": RepairAction(reembed, _reembed_limits),
+    "clean-orphans": RepairAction(clean_orphans, _default_limits),
+    "dedup-stats": RepairAction(dedup_stats, _default_limits),  # read-only: the lighter default pair
+    "deduplicate": RepairAction(deduplicate, _dedup_limits),
 }
 
 
@@ -121,7 +164,7 @@ def run_repair(svc: MemoryService, name: str, actor: Actor, *, reason: str | Non
     if denied is not None:
         raise denied
     try:
-        result = ACTIONS[name].run(svc, options or {})
+        result = ACTIONS[name].run(svc, options or {}, actor)
         if annotate is not None:
             result = {**result, **annotate()}
     except Exception as exc:

@@ -10,9 +10,11 @@ import apsw
 import numpy as np
 
 from signet_pipeline.store.db import Row, one, rows, scalar
+from signet_pipeline.store.memories import MemoryFilter
 
 VEC_TABLE = "vec_embeddings"
 _META_DIMS = "vec_dimensions"
+_META_MODEL = "vec_model"
 
 
 def to_blob(vector: np.ndarray) -> bytes:
@@ -28,26 +30,43 @@ def vec_dimensions(conn: apsw.Connection) -> int | None:
     return int(value) if value is not None else None
 
 
-def ensure_vec_table(conn: apsw.Connection, dimensions: int) -> bool:
-    """Create (or rebuild for a new dimension) the vec0 table. Returns True if it was (re)built.
+def _vec_target(conn: apsw.Connection) -> tuple[int | None, str | None]:
+    """(dimensions, model) the vec0 table holds; model None on stores built before it was recorded."""
+    found = dict(conn.execute("SELECT key, value FROM store_meta WHERE key IN (?, ?)", (_META_DIMS, _META_MODEL)))
+    dims = found.get(_META_DIMS)
+    return (int(dims) if dims is not None else None), found.get(_META_MODEL)
 
-    Vectors of other dimensions stay in `embeddings` until the refresh stage re-embeds them.
+
+def _set_meta(conn: apsw.Connection, key: str, value: str) -> None:
+    conn.execute("INSERT INTO store_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                 (key, value))
+
+
+def ensure_vec_table(conn: apsw.Connection, dimensions: int, model: str | None = None) -> bool:
+    """Create (or rebuild for a new dimension or model) the vec0 table. Returns True if it was (re)built.
+
+    vec0 holds only vectors of the configured model and dimension: vectors of another model are not
+    comparable with the query even at the same dimension. The rest stay in `embeddings` until the
+    refresh stage re-embeds them (their memories stay keyword-searchable meanwhile).
     """
     exists = scalar(conn, "SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,))
-    if exists and vec_dimensions(conn) == dimensions:
+    held_dims, held_model = _vec_target(conn)
+    if exists and held_dims == dimensions and (model is None or held_model == model):
         return False
     conn.execute(f"DROP TABLE IF EXISTS {VEC_TABLE}")
     conn.execute(f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding float[{int(dimensions)}] distance_metric=cosine)")
-    conn.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) SELECT id, vector FROM embeddings WHERE dimensions = ?",
-                 (dimensions,))
-    conn.execute("INSERT INTO store_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                 (_META_DIMS, str(dimensions)))
+    conn.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) SELECT id, vector FROM embeddings "
+                 "WHERE dimensions = ? AND (? IS NULL OR model = ?)", (dimensions, model, model))
+    _set_meta(conn, _META_DIMS, str(dimensions))
+    if model is not None:
+        _set_meta(conn, _META_MODEL, model)
     return True
 
 
 def upsert(conn: apsw.Connection, *, content_hash: str, vector: np.ndarray, model: str, source_id: str | None,
            source_type: str = "memory", now: str) -> int:
-    """Insert or replace the vector for a content hash, keeping vec_embeddings in sync."""
+    """Insert or replace the vector for a content hash, keeping vec_embeddings in sync: the row's
+    old vector leaves vec0, the new one enters it when it is of the model and dimension vec0 holds."""
     blob = to_blob(vector)
     dims = int(vector.shape[0])
     embedding_id = scalar(
@@ -58,9 +77,11 @@ def upsert(conn: apsw.Connection, *, content_hash: str, vector: np.ndarray, mode
         "model = excluded.model, updated_at = excluded.updated_at RETURNING id",
         (content_hash, blob, dims, model, source_type, source_id, now, now),
     )
-    if vec_dimensions(conn) == dims:
+    held_dims, held_model = _vec_target(conn)
+    if held_dims is not None:
         conn.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (embedding_id,))
-        conn.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, ?)", (embedding_id, blob))
+        if held_dims == dims and held_model in (None, model):
+            conn.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, ?)", (embedding_id, blob))
     return int(embedding_id)
 
 
@@ -115,15 +136,43 @@ def counts(conn: apsw.Connection, model: str) -> dict[str, int]:
     return {"total": found["total"], "currentModel": found["current"]}
 
 
-def delete_for_hashes(conn: apsw.Connection, hashes: list[str]) -> int:
-    """Drop the vectors of these hashes from embeddings and vec_embeddings (the change log tells
+def _deleted(conn: apsw.Connection, ids: list[int]) -> int:
+    """Follow a DELETE ... RETURNING id on embeddings into vec_embeddings (the change log tells
     every in-process index)."""
-    ids = [r[0] for r in conn.execute(
-        "DELETE FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) RETURNING id",
-        (json.dumps(hashes),))]
     if ids and vec_dimensions(conn) is not None:
         conn.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
     return len(ids)
+
+
+def delete_for_hashes(conn: apsw.Connection, hashes: list[str]) -> int:
+    """Drop the vectors of these hashes from embeddings and vec_embeddings."""
+    return _deleted(conn, [r[0] for r in conn.execute(
+        "DELETE FROM embeddings WHERE content_hash IN (SELECT value FROM json_each(?)) RETURNING id",
+        (json.dumps(hashes),))])
+
+
+def delete_unused_by_sources(conn: apsw.Connection, source_ids: list[str]) -> int:
+    """Drop vectors these memories wrote under a hash no live memory carries any more (the memory's
+    content changed; spec: stale embeddings are deleted by source)."""
+    return _deleted(conn, [r[0] for r in conn.execute(
+        "DELETE FROM embeddings WHERE source_id IN (SELECT value FROM json_each(?)) AND NOT EXISTS "
+        "(SELECT 1 FROM memories m WHERE m.content_hash = embeddings.content_hash AND m.is_deleted = 0) RETURNING id",
+        (json.dumps(source_ids),))])
+
+
+_ORPHANS = ("SELECT e.id FROM embeddings e WHERE e.source_type = 'memory' AND NOT EXISTS "
+            "(SELECT 1 FROM memories m WHERE m.content_hash = e.content_hash)")
+
+
+def count_orphans(conn: apsw.Connection) -> int:
+    """Memory vectors whose hash no memory, live or tombstoned, carries."""
+    return int(scalar(conn, f"SELECT count(*) FROM ({_ORPHANS})") or 0)
+
+
+def delete_orphans(conn: apsw.Connection, limit: int) -> int:
+    """Drop up to `limit` orphan vectors (a tombstone's vector stays: retention owns it)."""
+    return _deleted(conn, [r[0] for r in conn.execute(
+        f"DELETE FROM embeddings WHERE id IN ({_ORPHANS} LIMIT ?) RETURNING id", (limit,))])
 
 
 def prune_change_log(conn: apsw.Connection, *, keep: int, limit: int) -> int:
@@ -141,3 +190,75 @@ def coverage(conn: apsw.Connection, model: str) -> Row:
                      "coalesce(sum(e.model IS NOT NULL AND e.model <> ?), 0) AS stale "
                      "FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash "
                      "WHERE m.is_deleted = 0", (model, model)) or {}
+
+
+# -- refresh (spec "Embedding Tracker") ---------------------------------------------------------
+# A live memory needs a vector when its hash has none (`missing`, or `stale` when the memory wrote
+# a vector under an older hash: its content changed) or the hash's vector is of another model or
+# dimension (`model_switch`).
+_REASON = ("CASE WHEN e.id IS NULL THEN (CASE WHEN EXISTS (SELECT 1 FROM embeddings o WHERE o.source_id = m.id "
+           "AND o.content_hash <> m.content_hash) THEN 'stale' ELSE 'missing' END) "
+           "WHEN e.model <> :model OR e.dimensions <> :dims THEN 'model_switch' ELSE 'current' END")
+_NEEDS = "(e.id IS NULL OR e.model <> :model OR e.dimensions <> :dims)"
+_FROM = "FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash WHERE m.is_deleted = 0"
+
+
+def stale_memories(conn: apsw.Connection, *, model: str, dimensions: int, limit: int) -> list[Row]:
+    """Live memories needing a vector, most recently updated first: rid, id, content, content_hash, reason."""
+    return rows(conn, f"SELECT m.rid, m.id, m.content, m.content_hash, {_REASON} AS reason {_FROM} AND {_NEEDS} "
+                      "ORDER BY m.updated_at DESC, m.rid DESC LIMIT :limit",
+                {"model": model, "dims": dimensions, "limit": limit})
+
+
+def memories_created_between(conn: apsw.Connection, *, model: str, dimensions: int, start: str, end: str,
+                             after_rid: int, limit: int, include_current: bool) -> list[Row]:
+    """Live memories created in [start, end) in rid order after `after_rid` (keyset pages): those
+    needing a vector, or all of them with `include_current` (reason `current` for the rest)."""
+    needs = "" if include_current else f" AND {_NEEDS}"
+    return rows(conn, f"SELECT m.rid, m.id, m.content, m.content_hash, {_REASON} AS reason {_FROM} "
+                      f"AND m.created_at >= :start AND m.created_at < :end AND m.rid > :after{needs} "
+                      "ORDER BY m.rid LIMIT :limit",
+                {"model": model, "dims": dimensions, "start": start, "end": end, "after": after_rid, "limit": limit})
+
+
+def refresh_backlog(conn: apsw.Connection, *, model: str, dimensions: int, start: str | None = None,
+                    end: str | None = None) -> dict[str, int]:
+    """How many live memories (created in [start, end) when given) need a vector, by reason."""
+    window = " AND m.created_at >= :start AND m.created_at < :end" if start is not None else ""
+    found = dict(conn.execute(f"SELECT {_REASON} AS reason, count(*) {_FROM} AND {_NEEDS}{window} GROUP BY reason",
+                              {"model": model, "dims": dimensions, "start": start, "end": end}))
+    return {reason: int(found.get(reason, 0)) for reason in ("missing", "stale", "model_switch")}
+
+
+def has_backlog(conn: apsw.Connection, *, model: str, dimensions: int | None) -> bool:
+    """Whether any live memory needs a vector of `model` (and `dimensions`, when known): the sensor's
+    cheap question (stops at the first such memory)."""
+    return scalar(conn, "SELECT 1 FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash "
+                        "WHERE m.is_deleted = 0 AND (e.id IS NULL OR e.model <> :model "
+                        "OR (:dims IS NOT NULL AND e.dimensions <> :dims)) LIMIT 1",
+                  {"model": model, "dims": dimensions}) is not None
+
+
+# -- export (GET /api/embeddings) ------------------------------------------------------------------
+
+def _export_from(where: str) -> str:
+    return (f"FROM memories m JOIN embeddings e ON e.content_hash = m.content_hash "
+            f"WHERE {where} AND e.model = :model AND (:dims IS NULL OR e.dimensions = :dims)")
+
+
+def export_page(conn: apsw.Connection, flt: MemoryFilter, *, model: str, dimensions: int | None, limit: int,
+                offset: int, with_vectors: bool) -> list[Row]:
+    """Visible memories with a vector of the configured model, newest first, with their vector's
+    provenance (and the vector itself when asked)."""
+    where, params = flt.sql()
+    params.update(model=model, dims=dimensions, limit=limit, offset=offset)
+    vector = ", e.vector" if with_vectors else ""
+    return rows(conn, "SELECT m.id, m.content, coalesce(e.chunk_text, m.content) AS text, m.who, m.importance, m.type, "
+                      f"m.tags, e.source_type, e.source_id, m.created_at{vector} {_export_from(where)} "
+                      "ORDER BY m.created_at DESC, m.rid DESC LIMIT :limit OFFSET :offset", params)
+
+
+def export_total(conn: apsw.Connection, flt: MemoryFilter, *, model: str, dimensions: int | None) -> int:
+    where, params = flt.sql()
+    params.update(model=model, dims=dimensions)
+    return int(scalar(conn, f"SELECT count(*) {_export_from(where)}", params) or 0)

@@ -323,3 +323,79 @@ def storage_counts(conn: apsw.Connection) -> Row:
 def rebuild_fts(conn: apsw.Connection) -> None:
     """Rebuild the FTS index from the memories table (repair of a drifted index)."""
     conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('rebuild')")
+
+
+def live_hashes(conn: apsw.Connection, hashes: list[str]) -> set[str]:
+    """The subset of these hashes some live memory carries."""
+    return {r[0] for r in conn.execute(
+        "SELECT DISTINCT content_hash FROM memories WHERE content_hash IN (SELECT value FROM json_each(?)) "
+        "AND is_deleted = 0", (json.dumps(hashes),))}
+
+
+def mark_embedded(conn: apsw.Connection, hashes: list[str], model: str) -> int:
+    """Record the model of the vector now stored for these hashes on every live memory carrying
+    one (a vector is shared by hash). Not a content change: updated_at stays."""
+    conn.execute("UPDATE memories SET embedding_model = ? WHERE content_hash IN (SELECT value FROM json_each(?)) "
+                 "AND is_deleted = 0", (model, json.dumps(hashes)))
+    return conn.changes()
+
+
+def dedup_rows(conn: apsw.Connection) -> list[Row]:
+    """Live, current (not superseded) memories with what duplicate detection and the keeper choice need."""
+    return rows(conn, "SELECT rid, id, agent_id, visibility, content, normalized_content, content_hash, pinned, "
+                      "importance, created_at FROM memories WHERE is_deleted = 0 AND superseded_by IS NULL ORDER BY rid")
+
+
+def soft_delete_many(conn: apsw.Connection, memory_ids: list[str], *, now: str, actor: str) -> list[str]:
+    """Tombstone live memories (retention purges them after its window); returns the ids changed."""
+    return [r[0] for r in conn.execute(
+        "UPDATE memories SET is_deleted = 1, deleted_at = :now, updated_at = :now, updated_by = :actor, "
+        "version = version + 1, update_count = update_count + 1 "
+        "WHERE id IN (SELECT value FROM json_each(:ids)) AND is_deleted = 0 RETURNING id",
+        {"now": now, "actor": actor, "ids": json.dumps(memory_ids)})]
+
+
+def merge_references(conn: apsw.Connection, dropped: list[str], keep: str, *, now: str) -> dict[str, int]:
+    """Point everything that referenced the dropped memories at `keep`: entity mentions (a link the
+    keeper already has is removed and its entity's count lowered), entity attributes (a duplicate
+    of the keeper's own is marked deleted), relation assertions (a repeat lowers the relation's
+    mention count), derived facts' provenance and supersession targets."""
+    ids = json.dumps(dropped)
+    conn.execute("UPDATE OR IGNORE memory_entity_mentions SET memory_id = ? WHERE memory_id IN (SELECT value FROM "
+                 "json_each(?))", (keep, ids))
+    moved_mentions = conn.changes()
+    repeats = list(conn.execute("SELECT entity_id, count(*) FROM memory_entity_mentions WHERE memory_id IN "
+                                "(SELECT value FROM json_each(?)) GROUP BY entity_id", (ids,)))
+    conn.execute("DELETE FROM memory_entity_mentions WHERE memory_id IN (SELECT value FROM json_each(?))", (ids,))
+    conn.executemany("UPDATE entities SET mentions = max(0, mentions - ?), updated_at = ? WHERE id = ?",
+                     [(n, now, entity_id) for entity_id, n in repeats])
+    conn.execute("UPDATE OR IGNORE entity_attributes SET memory_id = ?, updated_at = ? WHERE memory_id IN "
+                 "(SELECT value FROM json_each(?))", (keep, now, ids))
+    moved_attributes = conn.changes()
+    conn.execute("UPDATE entity_attributes SET status = 'deleted', updated_at = ? WHERE memory_id IN "
+                 "(SELECT value FROM json_each(?)) AND status = 'active'", (now, ids))
+    conn.execute("UPDATE OR IGNORE relation_mentions SET memory_id = ? WHERE memory_id IN (SELECT value FROM "
+                 "json_each(?))", (keep, ids))
+    moved_relations = conn.changes()
+    repeated = list(conn.execute("SELECT relation_id, count(*) FROM relation_mentions WHERE memory_id IN "
+                                 "(SELECT value FROM json_each(?)) GROUP BY relation_id", (ids,)))
+    conn.execute("DELETE FROM relation_mentions WHERE memory_id IN (SELECT value FROM json_each(?))", (ids,))
+    conn.executemany("UPDATE relations SET mentions = max(1, mentions - ?), updated_at = ? WHERE id = ?",
+                     [(n, now, relation_id) for relation_id, n in repeated])
+    conn.execute("UPDATE memories SET source_memory_id = ? WHERE source_memory_id IN (SELECT value FROM json_each(?))",
+                 (keep, ids))
+    derived = conn.changes()
+    conn.execute("UPDATE memories SET superseded_by = ? WHERE superseded_by IN (SELECT value FROM json_each(?))",
+                 (keep, ids))
+    return {"mentionsMoved": moved_mentions, "mentionsMerged": sum(n for _, n in repeats),
+            "attributesMoved": moved_attributes, "relationAssertionsMoved": moved_relations,
+            "derivedFactsRepointed": derived, "supersessionsRepointed": conn.changes()}
+
+
+def graph_links_to_missing(conn: apsw.Connection, limit: int) -> list[str]:
+    """Memory ids that entity mentions or attributes still point at but no memory row has (hard-deleted
+    outside the retention sweep, which unlinks before it deletes)."""
+    return [r[0] for r in conn.execute(
+        "SELECT memory_id FROM (SELECT memory_id FROM memory_entity_mentions UNION "
+        "SELECT memory_id FROM entity_attributes WHERE memory_id IS NOT NULL AND status = 'active') l "
+        "WHERE NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = l.memory_id) LIMIT ?", (limit,))]

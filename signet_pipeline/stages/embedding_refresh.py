@@ -1,0 +1,186 @@
+"""Embedding refresh (spec "Embedding Tracker"): live memories whose vector is missing, was written
+under an older content hash (the content changed) or is of another model or dimension (a model
+switch) are re-embedded with the configured embedder.
+
+Each cycle: a provider health check (skip the cycle when it is down), one read-only query for the
+memories needing a vector (most recently updated first), then batches of
+`embeddingTracker.batchSize` texts: one provider call outside any transaction, then one short write
+transaction per batch (embeddings + vec_embeddings, memories.embedding_model, and the vectors the
+batch's memories wrote under hashes no live memory carries any more). A provider failure is
+counted and ends the cycle; the next one retries.
+
+A Dagster run costs seconds to launch, so one run is many cycles: it loops over batches until
+MAX_ROWS (5,000) memories or TIME_BUDGET_S (120 s), whichever comes first. With the ONNX embedder
+that is ~5-10 s of work per run (docs/BENCHMARKS.md), so a model switch over 100k memories takes
+about 20 runs; an HTTP embedder at ~20 ms per call stops on the time budget instead.
+Memories sharing a hash share one vector: each hash is embedded once.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from signet_pipeline.errors import ProviderError
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.pipeline.provider_health import ProviderCalls
+from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.db import Row
+from signet_pipeline.timeutil import now_iso
+
+MAX_ROWS = 5_000
+TIME_BUDGET_S = 120.0
+BACKFILL_PAGE = 500  # memories read per keyset page of a backfill window
+PREVIEW_ROWS = 20
+
+
+@dataclass
+class RefreshReport:
+    model: str
+    dimensions: int | None = None
+    found: dict[str, int] = field(default_factory=dict)  # backlog by reason when the run started
+    refreshed: int = 0  # memories that now carry a vector of the model
+    vectors: int = 0  # hashes embedded (memories sharing a hash share a vector)
+    failed: int = 0  # memories whose provider call failed
+    orphans_removed: int = 0  # vectors under hashes no live memory carries any more
+    remaining: int = 0  # memories still needing a vector when the run ended
+    batches: int = 0
+    skipped: str | None = None  # why nothing was attempted (provider down, embeddings disabled)
+    stopped: str | None = None  # why the run ended early: rows cap, time budget, provider failure
+    errors: list[str] = field(default_factory=list)
+    embed_ms: float = 0.0
+    write_ms: float = 0.0
+    elapsed_s: float = 0.0
+    preview: list[tuple[str, str, str]] = field(default_factory=list)  # (memory id, reason, content)
+
+    @property
+    def rows_per_s(self) -> float:
+        return round(self.refreshed / self.elapsed_s, 1) if self.elapsed_s > 0 else 0.0
+
+    def summary(self) -> dict[str, Any]:
+        """JSON-ready counts (the repair action's result)."""
+        out = {k: v for k, v in asdict(self).items() if k not in ("preview", "errors", "embed_ms", "write_ms")}
+        return {**out, "errors": self.errors[:5], "rowsPerS": self.rows_per_s}
+
+
+def _ready(svc: MemoryService, report: RefreshReport) -> int | None:
+    """Health check (cached 30 s by the provider), then make vec0 hold the configured model and
+    dimension. Returns the dimension, or None when the cycle is skipped."""
+    embedder = svc.embedder
+    if not embedder.enabled:
+        report.skipped = f"embeddings are disabled: {getattr(embedder, 'reason', embedder.name)}"
+        return None
+    status = embedder.status()
+    if not status.available or not embedder.dimensions:
+        report.skipped = f"embedding provider {embedder.name} unavailable: {status.error or 'no dimension'}"
+        return None
+    report.dimensions = embedder.dimensions
+    with svc.db.write() as conn:
+        emb_store.ensure_vec_table(conn, embedder.dimensions, embedder.model)
+    return embedder.dimensions
+
+
+def _write(svc: MemoryService, hashes: list[str], vectors, by_hash: dict[str, list[Row]]) -> tuple[int, int]:
+    """One short transaction: (memories refreshed, orphan vectors removed). A hash no live memory
+    carries any more (deleted or edited meanwhile) gets no vector."""
+    model = svc.embedder.model
+    now = now_iso()
+    with svc.db.write() as conn:
+        live = mem_store.live_hashes(conn, hashes)
+        for content_hash, vector in zip(hashes, vectors):
+            if content_hash in live:
+                emb_store.upsert(conn, content_hash=content_hash, vector=vector, model=model,
+                                 source_id=by_hash[content_hash][0]["id"], now=now)
+        mem_store.mark_embedded(conn, sorted(live), model)
+        orphans = emb_store.delete_unused_by_sources(conn, [r["id"] for h in hashes for r in by_hash[h]])
+    return sum(len(by_hash[h]) for h in live), orphans
+
+
+def _refresh(svc: MemoryService, candidates: list[Row], report: RefreshReport, calls: ProviderCalls, *,
+             batch_size: int, deadline: float | None) -> bool:
+    """Embed and write the candidates batch by batch. False when the run must stop (time budget,
+    provider failure)."""
+    by_hash: dict[str, list[Row]] = {}
+    for row in candidates:
+        by_hash.setdefault(row["content_hash"], []).append(row)
+    hashes = list(by_hash)
+    for start in range(0, len(hashes), batch_size):
+        if deadline is not None and time.monotonic() > deadline:
+            report.stopped = "time budget"
+            return False
+        chunk = hashes[start:start + batch_size]
+        try:
+            vectors, embed_ms = calls.call(svc.embedder.embed, [by_hash[h][0]["content"] for h in chunk])
+        except ProviderError as exc:
+            report.failed += sum(len(by_hash[h]) for h in chunk)
+            report.errors.append(exc.message[:300])
+            report.stopped = "provider failure"
+            return False
+        started = time.perf_counter()
+        refreshed, orphans = _write(svc, chunk, vectors, by_hash)
+        report.write_ms += (time.perf_counter() - started) * 1000
+        report.embed_ms += embed_ms
+        report.batches += 1
+        report.vectors += len(chunk)
+        report.refreshed += refreshed
+        report.orphans_removed += orphans
+        for h in chunk:
+            for row in by_hash[h][: max(0, PREVIEW_ROWS - len(report.preview))]:
+                report.preview.append((row["id"], row["reason"], row["content"][:120]))
+    return True
+
+
+def _finish(svc: MemoryService, report: RefreshReport, calls: ProviderCalls, started: float) -> RefreshReport:
+    calls.flush(svc.db, provider=svc.embedder.name, model=svc.embedder.model)
+    report.elapsed_s = round(time.monotonic() - started, 3)
+    report.embed_ms = round(report.embed_ms, 1)
+    report.write_ms = round(report.write_ms, 1)
+    return report
+
+
+def run_refresh(svc: MemoryService, *, batch_size: int | None = None, max_rows: int = MAX_ROWS,
+                time_budget_s: float = TIME_BUDGET_S) -> RefreshReport:
+    """One tracker run: the newest-updated memories needing a vector, up to `max_rows` or
+    `time_budget_s`, in provider calls of `batch_size` (default embeddingTracker.batchSize)."""
+    started = time.monotonic()
+    report = RefreshReport(model=svc.embedder.model)
+    calls = ProviderCalls()
+    dims = _ready(svc, report)
+    if dims is None:
+        return _finish(svc, report, calls, started)
+    conn = svc.db.reader()
+    report.found = emb_store.refresh_backlog(conn, model=report.model, dimensions=dims)
+    candidates = emb_store.stale_memories(conn, model=report.model, dimensions=dims, limit=max_rows)
+    size = batch_size or svc.settings.pipeline.embedding_tracker.batch_size
+    if _refresh(svc, candidates, report, calls, batch_size=size, deadline=started + time_budget_s) \
+            and sum(report.found.values()) > len(candidates):
+        report.stopped = "rows cap"
+    report.remaining = sum(emb_store.refresh_backlog(conn, model=report.model, dimensions=dims).values())
+    return _finish(svc, report, calls, started)
+
+
+def run_backfill(svc: MemoryService, start: str, end: str, *, force: bool = False,
+                 batch_size: int | None = None) -> RefreshReport:
+    """Re-embed the live memories created in [start, end): those needing a vector, or every one of
+    them with `force` (e.g. after changing the embedder's settings under the same model name).
+    Keyset pages in rid order, no row cap: the operator chose the window."""
+    started = time.monotonic()
+    report = RefreshReport(model=svc.embedder.model)
+    calls = ProviderCalls()
+    dims = _ready(svc, report)
+    if dims is None:
+        return _finish(svc, report, calls, started)
+    conn = svc.db.reader()
+    window = {"model": report.model, "dimensions": dims, "start": start, "end": end}
+    report.found = emb_store.refresh_backlog(conn, **window)
+    size = batch_size or svc.settings.pipeline.embedding_tracker.batch_size
+    after_rid = 0
+    while page := emb_store.memories_created_between(conn, **window, after_rid=after_rid, limit=BACKFILL_PAGE,
+                                                     include_current=force):
+        after_rid = page[-1]["rid"]
+        if not _refresh(svc, page, report, calls, batch_size=size, deadline=None):
+            break
+    report.remaining = sum(emb_store.refresh_backlog(conn, **window).values())
+    return _finish(svc, report, calls, started)
