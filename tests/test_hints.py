@@ -20,6 +20,7 @@ from signet_pipeline.stages.hints import parse_hints
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.memories import MemoryFilter
 from tests.fakes import FakeServer
 
 HINTS_ON = {"memory": {"pipelineV2": {"hints": {"enabled": True}}}}
@@ -156,3 +157,27 @@ def test_sensor_and_asset_generate_hints(make_service, workspace, monkeypatch):
     meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
     assert meta["memories"].value == 2 and meta["hints_written"].value >= 4 and meta["failures"].value == 0
     assert "Where did Caroline move?" in meta["preview"].value
+
+
+def test_the_hints_search_respects_agents_and_tombstones(make_service):
+    """Another agent's private memories and tombstones hold the best hint matches; the visible
+    memory must still be found (the filter falls back to all matches when the first cut is eaten)."""
+    svc = make_service(**HINTS_ON)
+    mine = remember(svc, RememberRequest(content="Ana keeps spare fuses in the red toolbox.", agent_id="ana"))
+    hidden = [remember(svc, RememberRequest(content=f"Bo note {i} about the garage shelf.", agent_id="bo",
+                                            visibility="private")) for i in range(30)]
+    with svc.db.write() as conn:
+        for memory in hidden:
+            hints_store.replace(conn, memory_id=memory.id, content_hash=mem_store.get(conn, memory.id)["content_hash"],
+                                hints=[f"Where are fuses {i}?" for i in range(3)], model="m", now="t")
+        hints_store.replace(conn, memory_id=mine.id, content_hash=mem_store.get(conn, mine.id)["content_hash"],
+                            hints=["Where does Ana keep the spare fuses for the lights of the old garage workshop?"],
+                            model="m", now="t")
+    reader = svc.db.reader()
+    everyone = hints_store.search(reader, '"fuses"', MemoryFilter(agent_id="bo"), 10)
+    assert mine.id not in {memory_id for memory_id, _ in everyone}  # Bo's short hints rank first
+    found = hints_store.search(reader, '"fuses"', MemoryFilter(agent_id="ana"), 2)
+    assert [memory_id for memory_id, _ in found] == [mine.id]
+    with svc.db.write() as conn:
+        conn.execute("UPDATE memories SET is_deleted = 1 WHERE id = ?", (mine.id,))
+    assert hints_store.search(svc.db.reader(), '"fuses"', MemoryFilter(agent_id="ana"), 2) == []

@@ -146,7 +146,8 @@ def _blend(keyword: float, cosine: float | None, alpha: float) -> float:
 
 def _hint_leg(svc: MemoryService, match: str, flt: MemoryFilter, pool: int) -> list[str]:
     """Memories whose hints match, best first; on a worker thread while FTS5 searches the content."""
-    return [mid for mid, _ in hints_store.search(svc.db.reader(), match, flt, pool)]
+    return [mid for mid, _ in hints_store.search(svc.db.reader(), match, flt, pool,
+                                                 per_memory=svc.settings.pipeline.hints.max)]
 
 
 def fuse(keyword_ids: list[str], hint_ids: list[str], found_ids: set[str], keyword: Callable[[str], float],

@@ -96,8 +96,8 @@ def generate_hints(svc: MemoryService, llm: Llm, memory_id: str, *, limit: int,
         reply = llm.generate(PROMPT.format(content=row["content"], max=limit), json=True, timeout=timeout)
     report.hints, report.warnings = parse_hints(reply, row["content"], limit)
     with svc.db.write() as conn:
-        report.written = hints_store.replace(conn, memory_id=memory_id, hints=report.hints, model=llm.model,
-                                             now=now_iso())
+        report.written = hints_store.replace(conn, memory_id=memory_id, content_hash=row["content_hash"],
+                                             hints=report.hints, model=llm.model, now=now_iso())
     if report.hints and not report.written:
-        report.skipped = "memory deleted while its hints were generated"
+        report.skipped = "memory deleted or changed while its hints were generated"
     return report
