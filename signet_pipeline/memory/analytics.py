@@ -11,6 +11,7 @@ histograms, split by where each fact is known.
 
 from __future__ import annotations
 
+import logging
 import math
 import threading
 from collections import deque
@@ -24,6 +25,8 @@ from signet_pipeline.store import analytics as analytics_store
 from signet_pipeline.store import providers as provider_store
 from signet_pipeline.store.db import Database
 from signet_pipeline.timeutil import now_iso
+
+log = logging.getLogger("signet.analytics")
 
 ERROR_RING_SIZE = 500
 LATENCY_SAMPLES = 1000
@@ -78,12 +81,17 @@ def embedding_failure(exc: ProviderError, texts: int) -> ErrorEvent:
 
 def record_errors(db: Database, events: list[ErrorEvent]) -> None:
     """Append to the store's ring in one short transaction of its own (never inside a stage's
-    write, so a failure here cannot roll back the stage's work; never around a provider call)."""
-    if events:
+    write, so a failure here cannot roll back the stage's work; never around a provider call).
+    Bookkeeping only: a failure is logged, never raised into the remember or batch it describes."""
+    if not events:
+        return
+    try:
         with db.write() as conn:
             analytics_store.record_errors(
                 conn, [(e.timestamp, e.stage, e.code, e.message, e.memoryId, e.actor) for e in events],
                 keep=ERROR_RING_SIZE)
+    except Exception:
+        log.exception("could not record %d event(s) in the analytics error ring", len(events))
 
 
 def recent_errors(db: Database, *, limit: int = 50, stage: Stage | None = None, code: ErrorCode | None = None,
