@@ -51,6 +51,9 @@ class SearchConfig(_Section):
     )
 
 
+ONNX_MODEL, ONNX_DIMENSIONS = "all-MiniLM-L6-v2", 384  # what providers/embeddings/onnx.py ships
+
+
 class EmbeddingConfig(_Section):
     provider: Literal["onnx", "ollama", "openai", "none"] = "onnx"
     model: str = Field("", description="empty: the provider's default model")
@@ -66,8 +69,13 @@ class EmbeddingConfig(_Section):
     @model_validator(mode="after")
     def _default_model(self) -> "EmbeddingConfig":
         if not self.model:
-            self.model = {"onnx": "all-MiniLM-L6-v2", "ollama": "nomic-embed-text",
+            self.model = {"onnx": ONNX_MODEL, "ollama": "nomic-embed-text",
                           "openai": "text-embedding-3-small", "none": "none"}[self.provider]
+        # The onnx provider runs the one model its package ships: another name or size would make
+        # the stored vectors' model disagree with the configured one (refresh and projection read it).
+        if self.provider == "onnx" and (self.model != ONNX_MODEL or self.dimensions not in (None, ONNX_DIMENSIONS)):
+            raise ValueError(f"provider onnx runs {ONNX_MODEL} ({ONNX_DIMENSIONS} dimensions) only; "
+                             "use ollama or openai for another model")
         return self
 
     def resolved_base_url(self) -> str | None:

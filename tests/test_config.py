@@ -77,3 +77,10 @@ def test_unparseable_yaml_is_a_config_error(workspace):
     write_config(workspace, "search: [unclosed\n")
     with pytest.raises(ConfigError, match="not valid YAML"):
         load_settings(workspace)
+
+
+@pytest.mark.parametrize("embedding", [{"model": "bge-small-en"}, {"dimensions": 768}])
+def test_the_onnx_provider_accepts_only_the_model_it_ships(workspace, embedding):
+    with pytest.raises(ConfigError, match="provider onnx runs all-MiniLM-L6-v2"):
+        load_settings(workspace, embedding=embedding)
+    assert load_settings(workspace, embedding={**embedding, "provider": "ollama"}).embedding.provider == "ollama"

