@@ -79,6 +79,19 @@ class FlakyEmbedder(EmbeddingProvider):
         return self._base.embed(texts)
 
 
+class RejectingEmbedder(FlakyEmbedder):
+    """Up, but rejects any call that contains `poison` (a content filter, a 400 on one text)."""
+
+    def __init__(self, base: EmbeddingProvider, poison: str):
+        super().__init__(base, fail_after=10**6)
+        self.poison = poison
+
+    def _embed(self, texts: list[str]) -> np.ndarray:
+        if self.poison in texts:
+            raise ProviderError("flaky: 400 input rejected")
+        return super()._embed(texts)
+
+
 def indexed(index) -> int:
     index.sync()
     return len(index)
@@ -180,10 +193,33 @@ def test_provider_failure_is_counted_and_ends_the_run_without_losing_written_bat
     assert report.stopped == "provider failure" and "connection refused" in report.errors[0]
     assert report.remaining == len(FACTS) - 4
     outcomes = {r["provider"]: r for r in provider_store.summary(svc.db.reader())}["flaky"]
-    assert (outcomes["successes"], outcomes["failures"]) == (1, 1)
+    assert (outcomes["successes"], outcomes["failures"]) == (1, 5)  # the batch, then each of its texts alone
 
     flaky.fail_after = 10**6
     assert run_refresh(svc).remaining == 0
+
+
+def test_a_text_the_provider_always_rejects_is_skipped_not_blocking(make_service, embedder):
+    rejecting = RejectingEmbedder(embedder, poison=FACTS[-1])  # the newest: first in every run
+    svc = make_service(rejecting)
+    remember_many(svc, [RememberRequest(content=c) for c in FACTS])
+    with svc.db.write() as conn:
+        conn.execute("UPDATE embeddings SET model = 'retired-model'")
+    report = run_refresh(svc, batch_size=4)
+    assert (report.refreshed, report.failed, report.stopped) == (len(FACTS) - 1, 1, None)
+    assert report.remaining == 1 and any("400 input rejected" in e for e in report.errors)
+
+
+def test_the_sensor_waits_after_a_run_that_found_the_provider_down(svc, signet, instance, monkeypatch):
+    remember(svc, RememberRequest(content=FACTS[0]))
+    # The pipeline's embedder is an Ollama server that is not there.
+    monkeypatch.setenv("SIGNET_EMBEDDING__PROVIDER", "ollama")
+    monkeypatch.setenv("SIGNET_EMBEDDING__BASE_URL", "http://127.0.0.1:9")
+    assert len(tick(signet, instance).run_requests) == 1
+    done = dg.materialize([embedding_refresh], instance=instance, resources={"signet": signet})
+    meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+    assert "unavailable" in meta["skipped"].value
+    assert "provider down" in tick(signet, instance).skip_reason.skip_message
 
 
 def test_unavailable_provider_skips_the_cycle(make_service, embedder):

@@ -10,6 +10,7 @@ memory needing a vector, and each run drains many batches.
 UI, optionally every memory of those days (`force`).
 """
 
+import time
 from datetime import timezone
 
 import dagster as dg
@@ -25,6 +26,7 @@ from signet_pipeline.timeutil import to_iso
 GROUP = "embeddings"
 BACKFILL_START = "2020-01-01"  # imports carry back-dated createdAt; the live refresh covers any date
 SENSOR_INTERVAL_S = 60
+PROVIDER_BACKOFF_S = 600
 IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
              dg.DagsterRunStatus.STARTED]
 
@@ -113,10 +115,25 @@ embedding_backfill_job = dg.define_asset_job(
 )
 
 
+def _provider_backoff(instance: dg.DagsterInstance) -> str | None:
+    """Why to wait: the last refresh found the provider down less than PROVIDER_BACKOFF_S ago
+    (a run a minute would only repeat the health check)."""
+    event = instance.get_latest_materialization_event(embedding_refresh.key)
+    materialization = event.asset_materialization if event else None
+    if materialization is None or time.time() - event.timestamp > PROVIDER_BACKOFF_S:
+        return None
+    meta = materialization.metadata
+    skipped, stopped = meta.get("skipped"), meta.get("stopped")
+    down = (skipped is not None and skipped.value != "no") or (stopped is not None and stopped.value == "provider failure")
+    return f"the last refresh found the embedding provider down; next try after {PROVIDER_BACKOFF_S // 60} min" \
+        if down else None
+
+
 @dg.sensor(name="embedding_refresh_sensor", job=embedding_refresh_job, minimum_interval_seconds=SENSOR_INTERVAL_S,
            default_status=dg.DefaultSensorStatus.RUNNING,
            description="Every 60 s: requests a refresh_embeddings run when a live memory lacks a vector of the "
-                       "configured model (missing, old hash, model switch) and no refresh run is queued or running.")
+                       "configured model (missing, old hash, model switch) and no refresh run is queued or running; "
+                       "waits 10 min after a run that found the embedding provider down.")
 def embedding_refresh_sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
     settings = signet.settings()
     if not settings.pipeline.embedding_tracker.enabled:
@@ -126,6 +143,9 @@ def embedding_refresh_sensor(context: dg.SensorEvaluationContext, signet: Signet
     in_flight = context.instance.get_runs_count(dg.RunsFilter(job_name=embedding_refresh_job.name, statuses=IN_FLIGHT))
     if in_flight:
         return dg.SensorResult(skip_reason="a refresh run is already queued or running")
+    backoff = _provider_backoff(context.instance)
+    if backoff:
+        return dg.SensorResult(skip_reason=backoff)
     with signet.database() as db:
         if db is None or not job_store.queue_ready(db.reader()):
             return dg.SensorResult(skip_reason=f"no memory store yet at {settings.db_path}")

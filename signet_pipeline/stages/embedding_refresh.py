@@ -98,10 +98,29 @@ def _write(svc: MemoryService, hashes: list[str], vectors, by_hash: dict[str, li
     return sum(len(by_hash[h]) for h in live), orphans
 
 
+def _one_by_one(svc: MemoryService, chunk: list[str], by_hash: dict[str, list[Row]], report: RefreshReport,
+                calls: ProviderCalls) -> tuple[list[str], list, float]:
+    """After a failed batch: each text alone, so one text the provider always rejects is counted
+    as failed and skipped instead of stopping every run at the same place (spec: a failed fetch
+    increments the failed counter without aborting the cycle)."""
+    kept, vectors, total_ms = [], [], 0.0
+    for content_hash in chunk:
+        try:
+            vector, ms = calls.call(svc.embedder.embed, [by_hash[content_hash][0]["content"]])
+        except ProviderError as exc:
+            report.failed += len(by_hash[content_hash])
+            report.errors.append(f"{by_hash[content_hash][0]['id']}: {exc.message[:200]}")
+            continue
+        kept.append(content_hash)
+        vectors.append(vector[0])
+        total_ms += ms
+    return kept, vectors, total_ms
+
+
 def _refresh(svc: MemoryService, candidates: list[Row], report: RefreshReport, calls: ProviderCalls, *,
              batch_size: int, deadline: float | None) -> bool:
     """Embed and write the candidates batch by batch. False when the run must stop (time budget,
-    provider failure)."""
+    provider down)."""
     by_hash: dict[str, list[Row]] = {}
     for row in candidates:
         by_hash.setdefault(row["content_hash"], []).append(row)
@@ -114,10 +133,11 @@ def _refresh(svc: MemoryService, candidates: list[Row], report: RefreshReport, c
         try:
             vectors, embed_ms = calls.call(svc.embedder.embed, [by_hash[h][0]["content"] for h in chunk])
         except ProviderError as exc:
-            report.failed += sum(len(by_hash[h]) for h in chunk)
             report.errors.append(exc.message[:300])
-            report.stopped = "provider failure"
-            return False
+            chunk, vectors, embed_ms = _one_by_one(svc, chunk, by_hash, report, calls)
+            if not chunk:  # nothing in the batch embeds alone either: the provider is down
+                report.stopped = "provider failure"
+                return False
         started = time.perf_counter()
         refreshed, orphans = _write(svc, chunk, vectors, by_hash)
         report.write_ms += (time.perf_counter() - started) * 1000
