@@ -138,7 +138,8 @@ def test_dedup_stats_reports_exact_groups_and_near_pairs_per_agent(client, svc):
     assert {near["samples"][0]["a"]["content"], near["samples"][0]["b"]["content"]} == {
         "The API listens on port 3000", "The API listens on port 3001"}
     assert stats["byAgent"] == {"default": {"exactGroups": 1, "nearPairs": 1}}
-    assert client.get("/api/repair/dedup-stats").status_code == 429  # through the gate like every action
+    assert client.get("/api/repair/dedup-stats").json()["result"] == stats  # a read: no gate, no cooldown
+    assert client.get("/api/repair").json()["runs"] == []  # and no audit of other agents' samples
 
 
 def test_deduplicate_keeps_the_best_tombstones_the_rest_and_moves_links(client, svc):
@@ -185,3 +186,16 @@ def test_deduplicate_refuses_while_mutations_are_frozen(svc, make_service):
         assert response.status_code == 503 and response.json()["error"]["code"] == "mutations_frozen"
         assert client.get("/api/repair").json()["runs"][0]["outcome"] == "failed"
     assert svc.db.reader().execute("SELECT count(*) FROM memories WHERE is_deleted = 0").fetchall() == [(2,)]
+
+
+def test_deduplicate_never_makes_a_keeper_its_own_source(client, svc):
+    source = remember(client, "Ravi moved the standup to 9:30.", importance=0.4)
+    derived = remember(client, "ravi moved the standup to 9 30", importance=0.9)
+    other = remember(client, "The standup notes live in the wiki.")
+    with svc.db.write() as conn:  # the more important twin is a derived fact of the other
+        conn.execute("UPDATE memories SET source_memory_id = ? WHERE id IN (?, ?)", (source["id"], derived["id"],
+                                                                                  other["id"]))
+    assert client.post("/api/repair/deduplicate").json()["result"]["groupsMerged"] == 1
+    provenance = dict(svc.db.reader().execute("SELECT id, source_memory_id FROM memories WHERE id IN (?, ?)",
+                                              (derived["id"], other["id"])))
+    assert provenance == {derived["id"]: source["id"], other["id"]: derived["id"]}

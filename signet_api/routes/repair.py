@@ -11,6 +11,7 @@ from signet_api.deps import actor, service
 from signet_pipeline.memory.remember import Actor
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline import repair
+from signet_pipeline.stages import dedup
 
 router = APIRouter(tags=["repair"])
 Service = Annotated[MemoryService, Depends(service)]
@@ -29,13 +30,13 @@ def runs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=500)] = 50) ->
 
 
 @router.get("/api/repair/dedup-stats", summary="Exact and near-duplicate memories per agent (counts and samples); "
-                                             "runs through the repair gate like POST /api/repair/dedup-stats")
-def dedup_stats_route(svc: Service, who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
-    return repair.run_repair(svc, "dedup-stats", who)
+                                             "a read: no gate, no audit row (POST /api/repair/deduplicate merges)")
+def dedup_stats_route(svc: Service) -> dict[str, Any]:
+    return {"result": dedup.stats(svc)}
 
 
 @router.post("/api/repair/{action}", summary="Run a repair action: requeue-dead, release-leases, check-fts, "
-                                             "retention-sweep, re-embed, clean-orphans, dedup-stats, deduplicate")
+                                             "retention-sweep, re-embed, clean-orphans, deduplicate")
 def repair_route(action: Annotated[str, Path(max_length=50)], svc: Service, who: Annotated[Actor, Depends(actor)],
                  body: RepairRequest | None = None) -> dict[str, Any]:
     body = body or RepairRequest()

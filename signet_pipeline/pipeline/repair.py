@@ -83,10 +83,6 @@ def clean_orphans(svc: MemoryService, options: dict[str, Any], actor: Actor) -> 
             "orphanEntitiesRemoved": removed, "capped": max(vectors, len(missing)) >= ORPHAN_BATCH}
 
 
-def dedup_stats(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
-    return dedup.stats(svc)
-
-
 def deduplicate(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
     return dedup.merge(svc, actor)
 
@@ -120,7 +116,6 @@ ACTIONS: dict[str, RepairAction] = {
     "retention-sweep": RepairAction(retention_sweep, _default_limits),
     "re-embed": RepairAction(reembed, _reembed_limits),
     "clean-orphans": RepairAction(clean_orphans, _default_limits),
-    "dedup-stats": RepairAction(dedup_stats, _default_limits),  # read-only: the lighter default pair
     "deduplicate": RepairAction(deduplicate, _dedup_limits),
 }
 

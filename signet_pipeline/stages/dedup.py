@@ -1,7 +1,7 @@
-"""Duplicate memories (repair actions dedup-stats and deduplicate).
+"""Duplicate memories: GET /api/repair/dedup-stats (a read) and the repair action deduplicate.
 
-Duplicates are live, current (not superseded) memories of one agent
-and one visibility:
+Duplicates are live, current (not superseded) memories of one scope
+(agent, visibility, project — spec: dedup per agentId, visibility and scope):
 - exact: the same dedup key, i.e. the content casefolded (NFKC), every run of characters other
   than letters and digits read as one space ("Use tabs, not spaces." = "use tabs not spaces").
   The content hash only folds case and trailing punctuation, and the write path already refuses
@@ -45,11 +45,11 @@ def _best_first(row: Row) -> tuple:
 
 def exact_groups(rows: list[Row]) -> list[list[Row]]:
     """Groups of 2+ exact duplicates (module docstring), each keeper first, largest groups first."""
-    groups: dict[tuple[str, str, str], list[Row]] = {}
+    groups: dict[tuple[str, str, str | None, str], list[Row]] = {}
     for row in rows:
         key = dedup_key(row["content"])
         if key:
-            groups.setdefault((row["agent_id"], row["visibility"], key), []).append(row)
+            groups.setdefault((row["agent_id"], row["visibility"], row["project"], key), []).append(row)
     return sorted((sorted(g, key=_best_first) for g in groups.values() if len(g) > 1), key=lambda g: -len(g))
 
 

@@ -342,8 +342,9 @@ def mark_embedded(conn: apsw.Connection, hashes: list[str], model: str) -> int:
 
 def dedup_rows(conn: apsw.Connection) -> list[Row]:
     """Live, current (not superseded) memories with what duplicate detection and the keeper choice need."""
-    return rows(conn, "SELECT rid, id, agent_id, visibility, content, normalized_content, content_hash, pinned, "
-                      "importance, created_at FROM memories WHERE is_deleted = 0 AND superseded_by IS NULL ORDER BY rid")
+    return rows(conn, "SELECT rid, id, agent_id, visibility, project, content, normalized_content, content_hash, "
+                      "pinned, importance, created_at FROM memories WHERE is_deleted = 0 AND superseded_by IS NULL "
+                      "ORDER BY rid")
 
 
 def soft_delete_many(conn: apsw.Connection, memory_ids: list[str], *, now: str, actor: str) -> list[str]:
@@ -382,8 +383,8 @@ def merge_references(conn: apsw.Connection, dropped: list[str], keep: str, *, no
     conn.execute("DELETE FROM relation_mentions WHERE memory_id IN (SELECT value FROM json_each(?))", (ids,))
     conn.executemany("UPDATE relations SET mentions = max(1, mentions - ?), updated_at = ? WHERE id = ?",
                      [(n, now, relation_id) for relation_id, n in repeated])
-    conn.execute("UPDATE memories SET source_memory_id = ? WHERE source_memory_id IN (SELECT value FROM json_each(?))",
-                 (keep, ids))
+    conn.execute("UPDATE memories SET source_memory_id = ? WHERE source_memory_id IN (SELECT value FROM json_each(?)) "
+                 "AND id <> ?", (keep, ids, keep))  # a keeper derived from a dropped twin keeps its provenance
     derived = conn.changes()
     conn.execute("UPDATE memories SET superseded_by = ? WHERE superseded_by IN (SELECT value FROM json_each(?))",
                  (keep, ids))
