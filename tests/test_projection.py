@@ -88,8 +88,12 @@ def test_too_few_points_for_umap_are_laid_out_by_pca(n, dims):
     assert np.abs(lay.coords).max(initial=0) <= 210.0
     if n >= 2:
         assert lay.coords[:, 0].min() == -210.0 and lay.coords[:, 0].max() == 210.0
-    assert len(lay.edges) == (0 if n < 2 else 1 if n == 2 else len(lay.edges))
-    assert stage.umap_possible(n + 1, dims) == (n + 1 > dims + 1)
+    assert len(lay.edges) == n * (n - 1) // 2  # 4 neighbours each: every pair of so few points is an edge
+
+
+def test_umap_runs_only_above_its_spectral_minimum():
+    assert [stage.umap_possible(n, 2) for n in (3, 4)] == [False, True]
+    assert [stage.umap_possible(n, 3) for n in (4, 5)] == [False, True]
 
 
 def test_n_neighbors_follows_the_spec():
@@ -148,6 +152,17 @@ def test_a_deleted_and_an_added_memory_make_the_cache_stale_at_the_same_count(cl
     remember(client, "Replacement memory about mountain hiking")
     answer = client.get("/api/embeddings/projection")
     assert answer.status_code == 202 and answer.json()["total"] == 6  # same count, different set
+
+
+def test_edited_node_metadata_makes_the_cache_stale(client, svc, signet, instance):
+    ids = [remember(client, text)["id"] for text in TOPICS[:4]]
+    client.get("/api/embeddings/projection")
+    materialize(signet, instance)
+    assert client.get("/api/embeddings/projection").status_code == 200
+    with svc.db.write() as conn:  # as an edit of importance would leave it
+        conn.execute("UPDATE memories SET importance = 0.1, updated_at = '2030-01-01T00:00:00.000Z' WHERE id = ?",
+                     (ids[0],))
+    assert client.get("/api/embeddings/projection").status_code == 202
 
 
 def test_3d_private_memories_and_determinism(client, svc, signet, instance):

@@ -45,3 +45,15 @@ def test_constraints_are_never_superseded(svc):
     remember(svc, RememberRequest(content="Deploys of Signet happen on Fridays now"))
     statuses = {content: (status, kind) for content, status, kind, _ in attributes(svc, "signet")}
     assert statuses["Deploys of Signet must never happen on Fridays"] == ("active", "constraint")
+
+
+def test_sharing_only_the_entity_name_supersedes_nothing(svc):
+    """Every sibling shares the entity's name; a negation about something else is no contradiction."""
+    remember(svc, RememberRequest(content="Priya Sharma likes green tea"))
+    remember(svc, RememberRequest(content="Priya Sharma does not like loud offices"))
+    remember(svc, RememberRequest(content="Priya Sharma does not like green tea"))
+    assert [(content, status) for content, status, _, _ in attributes(svc, "priya sharma")] == [
+        ("Priya Sharma likes green tea", "superseded"),
+        ("Priya Sharma does not like loud offices", "active"),
+        ("Priya Sharma does not like green tea", "active"),
+    ]

@@ -51,11 +51,11 @@ def export_route(request: Request, svc: Service,
                  limit: Annotated[int, Query(ge=50, le=5000)] = 600,
                  offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
                  vectors: bool = False, agentId: str | None = None) -> EmbeddingsPage:
-    conn = svc.db.reader()
     flt = MemoryFilter(agent_id=reading_agent(request, agentId))
     scope = {"model": svc.embedder.model, "dimensions": svc.embedder.dimensions}
-    found = emb_store.export_page(conn, flt, **scope, limit=limit, offset=offset, with_vectors=vectors)
-    total = emb_store.export_total(conn, flt, **scope)
+    with svc.db.read() as conn:  # page and total from one snapshot
+        found = emb_store.export_page(conn, flt, **scope, limit=limit, offset=offset, with_vectors=vectors)
+        total = emb_store.export_total(conn, flt, **scope)
     items = []
     for row in found:
         fields = {"id": row["id"], "content": row["content"], "text": row["text"], "who": row["who"],

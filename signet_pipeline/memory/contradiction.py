@@ -75,9 +75,5 @@ def lexical_overlap(a: str, b: str) -> int:
     return Statement.of(a).overlap(Statement.of(b))
 
 
-def is_negated(text: str) -> bool:
-    return Statement.of(text).negated
-
-
 def syntactic_contradiction(a: str, b: str, *, min_overlap: int = 2) -> bool:
     return Statement.of(a).contradicts(Statement.of(b), min_overlap=min_overlap)

@@ -152,21 +152,17 @@ def delete_for_hashes(conn: apsw.Connection, hashes: list[str]) -> int:
 
 
 def delete_unused_by_sources(conn: apsw.Connection, source_ids: list[str]) -> int:
-    """Drop vectors these memories wrote under a hash no live memory carries any more (the memory's
-    content changed; spec: stale embeddings are deleted by source)."""
+    """Drop vectors these memories wrote under a hash no memory carries any more (the memory's
+    content changed; spec: stale embeddings are deleted by source). A tombstone's vector stays:
+    retention owns it, and a recovered memory needs it."""
     return _deleted(conn, [r[0] for r in conn.execute(
         "DELETE FROM embeddings WHERE source_id IN (SELECT value FROM json_each(?)) AND NOT EXISTS "
-        "(SELECT 1 FROM memories m WHERE m.content_hash = embeddings.content_hash AND m.is_deleted = 0) RETURNING id",
+        "(SELECT 1 FROM memories m WHERE m.content_hash = embeddings.content_hash) RETURNING id",
         (json.dumps(source_ids),))])
 
 
 _ORPHANS = ("SELECT e.id FROM embeddings e WHERE e.source_type = 'memory' AND NOT EXISTS "
             "(SELECT 1 FROM memories m WHERE m.content_hash = e.content_hash)")
-
-
-def count_orphans(conn: apsw.Connection) -> int:
-    """Memory vectors whose hash no memory, live or tombstoned, carries."""
-    return int(scalar(conn, f"SELECT count(*) FROM ({_ORPHANS})") or 0)
 
 
 def delete_orphans(conn: apsw.Connection, limit: int) -> int:

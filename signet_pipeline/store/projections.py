@@ -30,14 +30,18 @@ class SourceState:
 def source_state(conn: apsw.Connection, model: str, dims: int | None, agent_id: str = "") -> SourceState:
     """One aggregate over the projected set. The sums of memory and vector row ids change when a
     memory is replaced by another, which the count alone would not show; the sum over private rows
-    when a memory's visibility changes (the cache must not show it to other agents)."""
+    when a memory's visibility changes (the cache must not show it to other agents); the newest
+    updated_at of memories and vectors when node metadata is edited or a vector re-embedded."""
     if dims is None:  # no embedder has written vectors yet
         return SourceState(0, f"{model}/-:0", 0)
     found = one(conn, "SELECT count(*) AS n, coalesce(sum(m.rid), 0) AS rids, coalesce(sum(e.id), 0) AS eids, "
                       "coalesce(sum(CASE WHEN m.visibility <> 'global' THEN m.rid END), 0) AS private, "
-                      "coalesce(sum(m.visibility = 'global' OR m.agent_id = :agent), 0) AS visible " + _SOURCE,
+                      "coalesce(sum(m.visibility = 'global' OR m.agent_id = :agent), 0) AS visible, "
+                      "coalesce(max(m.updated_at), '') AS edited, coalesce(max(e.updated_at), '') AS embedded "
+                      + _SOURCE,
                 {"model": model, "dims": dims, "agent": agent_id}) or {}
-    fingerprint = f"{model}/{dims}:{found['n']}:{found['rids']}:{found['eids']}:{found['private']}"
+    fingerprint = (f"{model}/{dims}:{found['n']}:{found['rids']}:{found['eids']}:{found['private']}:"
+                   f"{found['edited']}:{found['embedded']}")
     return SourceState(found["n"], fingerprint, found["visible"])
 
 
