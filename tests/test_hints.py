@@ -181,3 +181,24 @@ def test_the_hints_search_respects_agents_and_tombstones(make_service):
     with svc.db.write() as conn:
         conn.execute("UPDATE memories SET is_deleted = 1 WHERE id = ?", (mine.id,))
     assert hints_store.search(svc.db.reader(), '"fuses"', MemoryFilter(agent_id="ana"), 2) == []
+
+
+def test_the_hints_index_follows_replaced_hints(make_service):
+    svc = make_service(**HINTS_ON)
+    memory = remember(svc, RememberRequest(content=MEMORY))
+    content_hash = mem_store.get(svc.db.reader(), memory.id)["content_hash"]
+
+    def found(word):
+        return [m for m, _ in hints_store.search(svc.db.reader(), f'"{word}"', MemoryFilter(), 5)]
+
+    with svc.db.write() as conn:
+        hints_store.replace(conn, memory_id=memory.id, content_hash=content_hash, hints=["Which gym gear?"],
+                            model="m", now="t")
+    assert found("gym") == [memory.id]
+    with svc.db.write() as conn:
+        hints_store.replace(conn, memory_id=memory.id, content_hash=content_hash,
+                            hints=["What cardio equipment?", "Where is the rower?"], model="m", now="t")
+    assert found("gym") == [] and found("cardio") == [memory.id] and found("rower") == [memory.id]
+    with svc.db.write() as conn:
+        conn.execute("UPDATE memories SET content = 'Samir sold the rowing machine.' WHERE id = ?", (memory.id,))
+    assert found("cardio") == []  # new content: its hints are gone until regenerated

@@ -1,4 +1,5 @@
-"""SQL for prospective hints: memory_hints and its FTS5 index memory_hints_fts."""
+"""SQL for prospective hints: memory_hints (one row per hint) and memory_hints_fts (one document
+per memory, rowid = memories.rid, kept in step by triggers)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import json
 import apsw
 
 from signet_pipeline.store.db import Row, rows, scalar
-from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.store.memories import MemoryFilter, fts_search
 
 
 def replace(conn: apsw.Connection, *, memory_id: str, content_hash: str, hints: list[str], model: str,
@@ -33,37 +34,9 @@ def for_memories(conn: apsw.Connection, memory_ids: list[str]) -> dict[str, list
     return out
 
 
-def search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int, *,
-           per_memory: int = 5) -> list[tuple[str, float]]:
-    """(memory id, best raw bm25 of its hints) best first, for memories the filter admits. A
-    memory is ranked by its best-matching hint (max, never a sum over its hints).
-
-    As fts_search: the best hint matches are ranked alone, one per memory, and only those are
-    checked against the filter; when the filter rejects so many that the cut runs short (other
-    agents' private memories, tombstones awaiting retention), it is applied to all matches.
-    `per_memory` (hints.max) sizes the first cut: its best inner x per_memory hint rows hold at
-    least `inner` memories when that many match."""
-    inner = limit * 4
-    ranked = list(conn.execute(
-        "WITH hits AS MATERIALIZED (SELECT rowid, bm25(memory_hints_fts) AS raw FROM memory_hints_fts "
-        "WHERE memory_hints_fts MATCH ? ORDER BY raw LIMIT ?) SELECT h.memory_id, min(hits.raw) AS best FROM hits "
-        "JOIN memory_hints h ON h.id = hits.rowid GROUP BY h.memory_id ORDER BY best LIMIT ?",
-        (match, inner * per_memory, inner)))
-    if not ranked:
-        return []
-    where, params = flt.sql()
-    params["ids"] = json.dumps([memory_id for memory_id, _ in ranked])
-    visible = {r[0] for r in conn.execute(
-        f"SELECT m.id FROM memories m WHERE m.id IN (SELECT value FROM json_each(:ids)) AND {where}", params)}
-    hits = [(memory_id, raw) for memory_id, raw in ranked if memory_id in visible][:limit]
-    if len(hits) == limit or len(ranked) < inner:
-        return hits
-    params.update(match=match, limit=limit)
-    return [(r[0], r[1]) for r in conn.execute(
-        "WITH hits AS MATERIALIZED (SELECT rowid, bm25(memory_hints_fts) AS raw FROM memory_hints_fts "
-        "WHERE memory_hints_fts MATCH :match) SELECT m.id, min(hits.raw) AS best FROM hits "
-        f"JOIN memory_hints h ON h.id = hits.rowid JOIN memories m ON m.id = h.memory_id WHERE {where} "
-        "GROUP BY m.id ORDER BY best LIMIT :limit", params)]
+def search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, float]]:
+    """(memory id, raw bm25 of its hints document) best first, for memories the filter admits."""
+    return fts_search(conn, match, flt, limit, table="memory_hints_fts")
 
 
 def counts(conn: apsw.Connection) -> Row:

@@ -154,16 +154,23 @@ def indexed_rows(conn: apsw.Connection) -> int:
     return int(scalar(conn, "SELECT coalesce(max(rid), 0) FROM memories") or 0)
 
 
-def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int) -> list[tuple[str, float]]:
-    """(memory id, raw bm25) best first. bm25 is negative; more negative is a better match.
+FTS_TABLES = ("memories_fts", "memory_hints_fts")  # both keyed by memories.rid
+
+
+def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int, *,
+               table: str = "memories_fts") -> list[tuple[str, float]]:
+    """(memory id, raw bm25) best first, from the content index or the hints index (one document
+    per memory). bm25 is negative; more negative is a better match.
 
     FTS5 ranks its matches alone first and only the best few are checked against the filter:
     joining every match of a frequent word to memories costs more than the ranking itself. When
     the filter rejects so many that the first cut runs short, the filter is applied to all matches.
     """
+    if table not in FTS_TABLES:
+        raise ValueError(f"not a memory FTS table: {table}")
     inner = limit * 4
-    ranked = list(conn.execute("SELECT rowid, bm25(memories_fts) AS raw FROM memories_fts "
-                               "WHERE memories_fts MATCH ? ORDER BY raw LIMIT ?", (match, inner)))
+    ranked = list(conn.execute(f"SELECT rowid, bm25({table}) AS raw FROM {table} "
+                               f"WHERE {table} MATCH ? ORDER BY raw LIMIT ?", (match, inner)))
     where, params = flt.sql()
     if not ranked:
         return []
@@ -175,8 +182,8 @@ def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int)
         return hits
     params.update(match=match, limit=limit)
     return [(r[0], r[1]) for r in conn.execute(
-        "SELECT m.id, bm25(memories_fts) AS raw FROM memories_fts "
-        f"JOIN memories m ON m.rid = memories_fts.rowid WHERE memories_fts MATCH :match AND {where} "
+        f"SELECT m.id, bm25({table}) AS raw FROM {table} "
+        f"JOIN memories m ON m.rid = {table}.rowid WHERE {table} MATCH :match AND {where} "
         "ORDER BY raw LIMIT :limit", params)]
 
 
