@@ -97,6 +97,13 @@ class _Clause:
         return "did" if self.past else ("do" if self.subject in ("we", "I") else "does")
 
 
+def _proper_end(tokens: list[str], start: int) -> int:
+    end = start + 1
+    while end < len(tokens) and is_proper(tokens[end], False):
+        end += 1
+    return end
+
+
 def _clause(sentence: str, speaker: str | None) -> _Clause | None:
     head = _CLAUSE_END.split(sentence, maxsplit=1)[0]
     tokens = WORD.findall(head)
@@ -109,9 +116,9 @@ def _clause(sentence: str, speaker: str | None) -> _Clause | None:
         subject = speaker or "I"
         start = 1
     elif is_proper(tokens[0], False):
-        end = 1
-        while end < len(tokens) and is_proper(tokens[end], False):
-            end += 1
+        end = _proper_end(tokens, 0)
+        while end + 1 < len(tokens) and tokens[end].lower() == "and" and is_proper(tokens[end + 1], False):
+            end = _proper_end(tokens, end + 1)  # "Dave and Bob discussed ...": both are the subject
         subject, start = " ".join(tokens[:end]), end
     else:
         subject = ""
@@ -124,7 +131,8 @@ def _clause(sentence: str, speaker: str | None) -> _Clause | None:
                 if subject or i else None
         if word.lower() in _SKIP or word.lower() in _HAVE or "'" in word:
             continue
-        if subject and i == start or _looks_like_verb(word, i):
+        right_after = subject and i == start and word.lower() not in STOP_WORDS and not is_proper(word, False)
+        if right_after or _looks_like_verb(word, i):
             if not subject:
                 subject = " ".join(tokens[:i]).lower()
                 if not subject or len(subject.split()) > 4:
