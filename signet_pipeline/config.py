@@ -207,7 +207,7 @@ class RetentionConfig(_Section):
 class HintsConfig(_Section):
     """Prospective indexing (spec "Prospective Indexing (Hints)"): questions a memory would answer,
     generated after the write and searched beside the content (max-merged, never added). On by
-    default, unlike the spec: with the rules provider it lifted LoCoMo-format R@10 0.785 -> 0.804
+    default, unlike the spec: with the rules provider it lifted LoCoMo-format R@10 0.785 -> 0.800
     at no measurable recall cost (docs/BENCHMARKS.md)."""
 
     enabled: bool = True
