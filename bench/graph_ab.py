@@ -12,15 +12,12 @@ import argparse
 import shutil
 
 from bench import dataset, store
-from bench.stats import Timer, summary
+from bench.ab import alternate, print_table
 from signet_pipeline.config import load_settings
-from signet_pipeline.memory.models import RecallRequest
-from signet_pipeline.memory.recall import RecallOptions, recall
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import create_embedder
 
 MODES = {"graph on (defaults)": {}, "graph off": {"graph": {"enabled": False}}}
-NO_ACCESS = RecallOptions(track_access=False)  # both modes read the same rows: keep them identical
 
 
 def run(size: int, seed: int, queries: int, embedder) -> list[tuple]:
@@ -31,22 +28,7 @@ def run(size: int, seed: int, queries: int, embedder) -> list[tuple]:
     services = {mode: MemoryService(load_settings(ws, memory={"pipelineV2": over}), embedder=embedder)
                 for mode, over in MODES.items()}
     try:
-        for svc in services.values():
-            for q in qs:
-                svc.embed_query(q.text)
-            for q in qs[:20]:
-                recall(svc, RecallRequest(query=q.text), NO_ACCESS)
-        times = {mode: [] for mode in services}
-        hits = {mode: 0 for mode in services}
-        keyword = [q for q in qs if q.kind == "keyword"]
-        for q in qs:
-            for mode, svc in services.items():
-                with Timer() as t:
-                    result = recall(svc, RecallRequest(query=q.text), NO_ACCESS)
-                times[mode].append(t.ms)
-                if q.kind == "keyword":
-                    hits[mode] += mems[q.target].content in {h.content for h in result.results}
-        return [(f"{size:,}", mode, summary(times[mode]), hits[mode] / len(keyword)) for mode in services]
+        return alternate(services, qs, mems, size)
     finally:
         for svc in services.values():
             svc.close()
@@ -62,10 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     embedder = create_embedder(load_settings().embedding)
     rows = [r for size in args.sizes.split(",") for r in run(int(size), args.seed, args.queries, embedder)]
-    print("| size | mode | recall p50 ms | p95 ms | keyword hit@10 |")
-    print("|---:|---|---:|---:|---:|")
-    for size, mode, s, hit in rows:
-        print(f"| {size} | {mode} | {s['p50']:.2f} | {s['p95']:.2f} | {hit:.3f} |")
+    print_table(rows)
     return 0
 
 

@@ -12,19 +12,16 @@ import shutil
 import time
 
 from bench import dataset, store
-from bench.stats import Timer, summary
+from bench.ab import alternate, print_table
 from signet_pipeline.config import load_settings
-from signet_pipeline.memory.models import RecallRequest
-from signet_pipeline.memory.recall import RecallOptions, recall
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.pipeline.hints import run_hint_jobs
+from signet_pipeline.pipeline.hints import drain
 from signet_pipeline.pipeline.queue import PROSPECTIVE_INDEX, JobQueue
 from signet_pipeline.providers.embeddings import create_embedder
 from signet_pipeline.providers.llm import create_llm
 from signet_pipeline.store import hints as hints_store
 
 MODES = {"hints on": True, "hints off": False}
-NO_ACCESS = RecallOptions(track_access=False)
 
 
 def generate_all(svc: MemoryService) -> tuple[int, int, float]:
@@ -33,9 +30,8 @@ def generate_all(svc: MemoryService) -> tuple[int, int, float]:
     ids = hints_store.live_without_hints(svc.db.reader(), 10_000_000)
     for memory_id in ids:
         queue.enqueue(PROSPECTIVE_INDEX, memory_id=memory_id)
-    llm, written, started = create_llm(svc.settings.pipeline.extraction), 0, time.perf_counter()
-    while batch := run_hint_jobs(svc, queue, llm, 1000).reports:
-        written += sum(r.written for r in batch)
+    started = time.perf_counter()
+    written = drain(svc, create_llm(svc.settings.pipeline.extraction))
     return len(ids), written, time.perf_counter() - started
 
 
@@ -48,22 +44,7 @@ def run(size: int, seed: int, queries: int, embedder) -> tuple[list[tuple], tupl
                                     embedder=embedder) for mode, on in MODES.items()}
     try:
         generated = generate_all(services["hints on"])
-        for svc in services.values():
-            for q in qs:
-                svc.embed_query(q.text)
-            for q in qs[:20]:
-                recall(svc, RecallRequest(query=q.text), NO_ACCESS)
-        times = {mode: [] for mode in services}
-        hits = {mode: 0 for mode in services}
-        keyword = [q for q in qs if q.kind == "keyword"]
-        for q in qs:
-            for mode, svc in services.items():
-                with Timer() as t:
-                    result = recall(svc, RecallRequest(query=q.text), NO_ACCESS)
-                times[mode].append(t.ms)
-                if q.kind == "keyword":
-                    hits[mode] += mems[q.target].content in {h.content for h in result.results}
-        rows = [(f"{size:,}", mode, summary(times[mode]), hits[mode] / len(keyword)) for mode in services]
+        rows = alternate(services, qs, mems, size)
         return rows, generated
     finally:
         for svc in services.values():
@@ -84,11 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     print("|---:|---:|---:|---:|---:|")
     for rows, (n, written, seconds) in results:
         print(f"| {rows[0][0]} | {n:,} | {written:,} | {seconds:.1f} | {n / seconds:,.0f} |")
-    print("\n| size | mode | recall p50 ms | p95 ms | keyword hit@10 |")
-    print("|---:|---|---:|---:|---:|")
-    for rows, _ in results:
-        for size, mode, s, hit in rows:
-            print(f"| {size} | {mode} | {s['p50']:.2f} | {s['p95']:.2f} | {hit:.3f} |")
+    print()
+    print_table([row for rows, _ in results for row in rows])
     return 0
 
 

@@ -69,19 +69,13 @@ def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, 
 
 def generate_hints(workspace: Path) -> int:
     """Drain the workspace's `prospective_index` jobs in process (the generate_hints asset's code)."""
-    from signet_pipeline.pipeline.hints import run_hint_jobs
-    from signet_pipeline.pipeline.queue import JobQueue
+    from signet_pipeline.pipeline.hints import drain
     from signet_pipeline.providers.llm import create_llm
 
     settings = load_settings(workspace)
     svc = MemoryService(settings)
-    llm, written = create_llm(settings.pipeline.extraction), 0
     try:
-        while True:
-            batch = run_hint_jobs(svc, JobQueue(svc.db), llm, 500)
-            written += sum(r.written for r in batch.reports)
-            if not batch.reports and not batch.failed:
-                return written
+        return drain(svc, create_llm(settings.pipeline.extraction))
     finally:
         svc.close()
 

@@ -49,3 +49,12 @@ def run_hint_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
         list(pool.map(one, jobs))
     calls.flush(svc.db, provider=llm.name, model=llm.model)
     return batch
+
+
+def drain(svc: MemoryService, llm: Llm, *, batch: int = 1000) -> int:
+    """Run every due `prospective_index` job in process (evaluation, benchmarks); returns the
+    hints written. Jobs that fail wait for their backoff, so the loop ends."""
+    queue, written = JobQueue(svc.db), 0
+    while reports := run_hint_jobs(svc, queue, llm, batch).reports:
+        written += sum(r.written for r in reports)
+    return written
