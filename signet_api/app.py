@@ -9,7 +9,8 @@ from fastapi import FastAPI
 
 from signet_api.errors import install_error_handlers
 from signet_api.middleware import AnalyticsMiddleware
-from signet_api.routes import analytics, diagnostics, embeddings, hooks, knowledge, memory, projection, repair, system
+from signet_api.routes import analytics, diagnostics, embeddings, hooks, knowledge, memory, mutations, projection, \
+    repair, system
 from signet_pipeline import __version__
 from signet_pipeline.config import Settings, load_settings
 from signet_pipeline.memory.analytics import Analytics
@@ -47,6 +48,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.add_middleware(AnalyticsMiddleware, analytics=app.state.analytics)
     app.include_router(system.router)
     app.include_router(memory.router)
+    app.include_router(mutations.router)
     app.include_router(knowledge.router)
     app.include_router(hooks.router)
     app.include_router(diagnostics.router)

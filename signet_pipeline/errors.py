@@ -39,6 +39,14 @@ class MutationsFrozen(SignetError):
     status = 503
 
 
+class MutationRejected(SignetError):
+    """A mutation the memory's current state refuses; `code` is the spec's status value
+    (version_conflict, deleted, pinned_requires_force, ...), `details` carry id and version."""
+
+    code = "mutation_rejected"
+    status = 409
+
+
 class StoreError(SignetError):
     code = "store_error"
     status = 500

@@ -178,30 +178,25 @@ def test_the_error_ring_evicts_the_oldest_at_capacity_and_filters(client, svc):
 def test_mutation_rejections_are_recorded_with_memory_and_actor(svc):
     app = create_app(service=svc)
 
-    # Stand-ins for the mutation endpoints (issue 7): they raise what those will raise.
-    @app.patch("/api/memory/{memory_id}")
-    def modify(memory_id: str):
-        raise SignetError("if_version 2 does not match version 3", code="version_conflict", status=409)
-
-    @app.post("/api/memory/forget")
-    def forget():
-        raise SignetError("agent b may not forget agent a's memories", code="scope_denied", status=403)
-
     @app.post("/api/knowledge/other-conflict")
     def other():
         raise SignetError("not a mutation", code="conflict", status=409)
 
     with TestClient(app) as client:
-        headers = {"x-signet-actor": "agent-b"}
-        assert client.patch("/api/memory/mem-1", json={}, headers=headers).status_code == 409
-        assert client.post("/api/memory/forget", json={}, headers=headers).status_code == 403
+        memory = api_remember(client, "critical: The on-call phone is in the top drawer")
+        headers = {"x-signet-actor": "agent-b", "x-signet-actor-type": "agent"}
+        assert client.delete(f"/api/memory/{memory['id']}", params={"reason": "x", "force": "true"},
+                             headers=headers).status_code == 403
+        assert client.patch(f"/api/memory/{memory['id']}", json={"reason": "x", "importance": 0.1, "if_version": 2},
+                            headers=headers).status_code == 409
         assert client.post("/api/knowledge/other-conflict").status_code == 409
         found = errors(client, stage="mutation")
         everything = errors(client)
         usage = client.get("/api/analytics/usage").json()
+    # Newest first: the version conflict, then the refused force-delete.
     assert [(e["code"], e["memoryId"], e["actor"]) for e in found] == [
-        ("MUTATION_SCOPE_DENIED", None, "agent-b"), ("MUTATION_CONFLICT", "mem-1", "agent-b")]
-    assert found[1]["message"] == "version_conflict: if_version 2 does not match version 3"
+        ("MUTATION_CONFLICT", memory["id"], "agent-b"), ("MUTATION_SCOPE_DENIED", memory["id"], "agent-b")]
+    assert found[0]["message"] == "version_conflict: memory is at version 1, not 2"
     assert len(everything) == 2  # the 409 outside the mutation paths was not recorded
     assert usage["endpoints"]["PATCH /api/memory/{memory_id}"]["errors"] == 1
     assert usage["actors"]["agent-b"]["mutations"] == 2

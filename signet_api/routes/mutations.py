@@ -1,0 +1,58 @@
+"""Memory mutations (memory-api.txt): PATCH, DELETE, recover, batch modify and forget. A refused
+mutation answers with the spec's status value as the error code (409 version_conflict, 404
+not_found, 403 autonomous_force_denied, ...); `mutationsFrozen` answers 503."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Depends, Path, Query, Request
+
+from signet_api.deps import actor, reading_agent, service
+from signet_pipeline.memory import batch_mutations, mutations
+from signet_pipeline.memory.mutation_models import (
+    DeleteRequest, ForgetRequest, ModifyRequest, PatchRequest, RecoverRequest,
+)
+from signet_pipeline.memory.remember import Actor
+from signet_pipeline.memory.service import MemoryService
+
+router = APIRouter(tags=["memory"])
+Service = Annotated[MemoryService, Depends(service)]
+Who = Annotated[Actor, Depends(actor)]
+MemoryId = Annotated[str, Path(min_length=1, max_length=100)]
+
+
+@router.post("/api/memory/modify", summary="Patch up to 200 memories; each patch succeeds or fails alone")
+def modify_route(request: Request, body: ModifyRequest, svc: Service, who: Who) -> dict[str, Any]:
+    return batch_mutations.modify(svc, body, actor=who, agent_id=reading_agent(request))
+
+
+@router.post("/api/memory/forget", summary="Preview, then delete, the memories a query, ids or a filter select")
+def forget_route(request: Request, body: ForgetRequest, svc: Service, who: Who) -> dict[str, Any]:
+    return batch_mutations.forget(svc, body, actor=who, agent_id=reading_agent(request))
+
+
+@router.patch("/api/memory/{memory_id}", summary="Update a memory's content, type, tags, importance or pinned")
+def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: Service, who: Who) -> dict[str, Any]:
+    result = mutations.patch(svc, memory_id, body, reason=body.reason, actor=who, agent_id=reading_agent(request),
+                             changed_by=body.changed_by)
+    return result.model_dump(exclude_none=True)
+
+
+@router.delete("/api/memory/{memory_id}", summary="Soft-delete a memory (recoverable for 30 days)")
+def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
+                 body: Annotated[DeleteRequest | None, Body()] = None,
+                 reason: Annotated[str | None, Query(min_length=1, max_length=1000)] = None,
+                 force: bool = False,
+                 if_version: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
+    # The reference clients send reason/force/if_version as query parameters or as a JSON body.
+    req = body or DeleteRequest(reason=reason, force=force, if_version=if_version)
+    return mutations.delete(svc, memory_id, req, actor=who, agent_id=reading_agent(request)).model_dump(
+        exclude_none=True)
+
+
+@router.post("/api/memory/{memory_id}/recover", summary="Restore a soft-deleted memory within the retention window")
+def recover_route(request: Request, memory_id: MemoryId, body: RecoverRequest, svc: Service,
+                  who: Who) -> dict[str, Any]:
+    return mutations.recover(svc, memory_id, body, actor=who, agent_id=reading_agent(request)).model_dump(
+        exclude_none=True)
