@@ -7,6 +7,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from signet_api.deps import service
+from signet_pipeline.memory import settings_view
 from signet_pipeline.memory import status as status_view
 from signet_pipeline.memory.service import MemoryService
 
@@ -38,3 +39,13 @@ def embeddings_health_route(svc: Service) -> dict[str, Any]:
 def embedding_gaps_route(svc: Service) -> dict[str, Any]:
     health = status_view.embedding_health(svc)
     return {"unembedded": health["missing"], "stale": health["stale"], "model": health["model"]}
+
+
+@router.get("/api/features", summary="Feature flags in effect")
+def features_route(svc: Service) -> dict[str, bool]:
+    return settings_view.features(svc.settings)
+
+
+@router.get("/api/config", summary="Effective settings (defaults < agent.yaml < SIGNET_* env), secrets redacted")
+def config_route(svc: Service) -> dict[str, Any]:
+    return settings_view.effective_config(svc.settings)
