@@ -5,12 +5,13 @@ from __future__ import annotations
 import logging
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
+from signet_api.auth import Auth, authorize
 from signet_api.errors import install_error_handlers
 from signet_api.middleware import AnalyticsMiddleware
-from signet_api.routes import analytics, diagnostics, embeddings, hooks, knowledge, memory, mutations, projection, \
-    repair, system
+from signet_api.routes import analytics, auth, diagnostics, embeddings, hooks, knowledge, memory, mutations, \
+    projection, repair, system
 from signet_pipeline import __version__
 from signet_pipeline.config import Settings, load_settings
 from signet_pipeline.memory.analytics import Analytics
@@ -28,6 +29,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
         owned = service is None
         svc = service or MemoryService(settings or load_settings())
         app.state.service = svc
+        app.state.auth = Auth(svc.settings)
         app.state.shutting_down = False
         log.info("signet API ready: db=%s embedder=%s/%s", svc.settings.db_path, svc.embedder.name, svc.embedder.model)
         try:
@@ -42,11 +44,13 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
         version=__version__,
         summary="Long-term memory for AI agents: remember and recall over a local SQLite store.",
         lifespan=lifespan,
+        dependencies=[Depends(authorize)],
     )
     install_error_handlers(app)
     app.state.analytics = Analytics()  # this process's request counters (routes/analytics.py reads them)
     app.add_middleware(AnalyticsMiddleware, analytics=app.state.analytics)
     app.include_router(system.router)
+    app.include_router(auth.router)
     app.include_router(memory.router)
     app.include_router(mutations.router)
     app.include_router(knowledge.router)

@@ -6,6 +6,7 @@ import uuid
 
 from fastapi import Request
 
+from signet_pipeline.auth.tokens import TokenClaims
 from signet_pipeline.memory.remember import Actor
 from signet_pipeline.memory.service import MemoryService
 
@@ -17,14 +18,33 @@ def service(request: Request) -> MemoryService:
     return request.app.state.service
 
 
+def _claims(request: Request) -> TokenClaims | None:
+    identity = getattr(request.state, "identity", None)
+    return identity.claims if identity is not None else None
+
+
 def actor(request: Request) -> Actor:
+    """Who acts: the token's subject and role when a token came (headers are ignored then),
+    else the x-signet-actor / x-signet-actor-type headers of a trusted local caller."""
     headers = request.headers
-    return Actor(
-        name=headers.get("x-signet-actor") or DEFAULT_ACTOR,
-        type=headers.get("x-signet-actor-type") or "operator",
-        request_id=headers.get("x-request-id") or str(uuid.uuid4()),
-    )
+    request_id = headers.get("x-request-id") or str(uuid.uuid4())
+    claims = _claims(request)
+    if claims is not None:
+        return Actor(name=claims.sub, type="agent" if claims.role == "agent" else "operator", request_id=request_id)
+    return Actor(name=headers.get("x-signet-actor") or DEFAULT_ACTOR,
+                 type=headers.get("x-signet-actor-type") or "operator", request_id=request_id)
 
 
 def reading_agent(request: Request, agent_id: str | None = None) -> str:
+    """The agent a request acts as: a token scoped to an agent decides (whatever the body or the
+    query says); otherwise the requested one, the x-signet-agent-id header, or `default`."""
+    claims = _claims(request)
+    if claims is not None and claims.scope.agent:
+        return claims.scope.agent
     return agent_id or request.headers.get("x-signet-agent-id") or "default"
+
+
+def project_scope(request: Request) -> str | None:
+    """The project a scoped token is limited to (mutations check it against the target)."""
+    claims = _claims(request)
+    return claims.scope.project if claims is not None and claims.role != "admin" else None

@@ -42,7 +42,9 @@ def install_error_handlers(app: FastAPI) -> None:
     async def _domain(request: Request, exc: SignetError) -> JSONResponse:
         if exc.status >= 500:
             log.error("%s %s failed: %s", request.method, request.url.path, exc.message)
-        return JSONResponse(error_body(exc.code, exc.message, **exc.details), status_code=exc.status)
+        retry = exc.details.get("retryAfterS")
+        headers = {"Retry-After": str(retry)} if exc.status == 429 and retry is not None else None
+        return JSONResponse(error_body(exc.code, exc.message, **exc.details), status_code=exc.status, headers=headers)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -3,12 +3,24 @@
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import logging
 import sys
 from pathlib import Path
 
 from signet_pipeline.config import load_settings
 from signet_pipeline.errors import ConfigError
+
+
+def _check_bind(settings, host: str) -> None:
+    """Auth mode local trusts every caller, so it serves this machine only."""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if settings.auth.mode == "local" and not loopback:
+        raise ConfigError(f"auth.mode local trusts every caller and only binds to localhost, not {host}: "
+                          "set auth.mode (or SIGNET_AUTH_MODE) to team or hybrid")
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -20,6 +32,7 @@ def _serve(args: argparse.Namespace) -> int:
     settings = load_settings(args.workspace)
     if overrides:
         settings.server = settings.server.model_copy(update=overrides)
+    _check_bind(settings, settings.server.host)
     uvicorn.run(create_app(settings), host=settings.server.host, port=settings.server.port,
                 log_level=args.log_level, access_log=False)
     return 0
@@ -29,6 +42,7 @@ def _up(args: argparse.Namespace) -> int:
     from signet_cli.supervisor import run_stack
 
     settings = load_settings(args.workspace)
+    _check_bind(settings, args.host or settings.server.host)
     return run_stack(settings, api_port=args.port or settings.server.port, dagster_port=args.dagster_port,
                      host=args.host or settings.server.host, log_level=args.log_level)
 
@@ -41,6 +55,18 @@ def _eval_locomo(args: argparse.Namespace) -> int:
 
     run(args.file, url=args.url, out=args.out, workers=args.workers, alphas=floats(args.alphas),
         min_scores=floats(args.min_scores), hints=args.hints)
+    return 0
+
+
+def _token_create(args: argparse.Namespace) -> int:
+    from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
+
+    settings = load_settings(args.workspace)
+    days = args.ttl if args.ttl is not None else settings.auth.default_token_ttl_days
+    scope = TokenScope(agent=args.agent, project=args.project)
+    token, _ = issue(load_or_create_secret(settings.auth_secret_path), sub=args.sub, role=args.role, scope=scope,
+                     ttl_s=int(days * 86400))
+    print(token)
     return 0
 
 
@@ -60,6 +86,16 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--port", type=int, help="API port (default 3850)")
     up.add_argument("--dagster-port", type=int, default=3000, help="Dagster UI port (default 3000)")
     up.set_defaults(func=_up)
+
+    token = sub.add_parser("token", help="API tokens signed with the workspace secret")
+    tokens = token.add_subparsers(dest="action", required=True)
+    create = tokens.add_parser("create", help="print a new token")
+    create.add_argument("--role", required=True, choices=["admin", "operator", "agent", "readonly"])
+    create.add_argument("--sub", required=True, help="who the token stands for (actor name)")
+    create.add_argument("--agent", help="scope: the only agent it acts as")
+    create.add_argument("--project", help="scope: the only project it may change")
+    create.add_argument("--ttl", type=float, help="days until it expires (default auth.defaultTokenTtlDays)")
+    create.set_defaults(func=_token_create)
 
     evaluate = sub.add_parser("eval", help="retrieval evaluation")
     datasets = evaluate.add_subparsers(dest="dataset", required=True)

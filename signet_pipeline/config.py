@@ -313,6 +313,16 @@ class HooksConfig(_Section):
     session_start_limit: int = Field(10, ge=1, le=100, description="recalled memories considered")
 
 
+class AuthConfig(_Section):
+    """Who may call the API (spec "Auth Middleware"): `local` (default) trusts every caller and
+    only binds to localhost; `team` requires a signed Bearer token on every request; `hybrid`
+    trusts loopback callers and requires a token from anyone else. Env: SIGNET_AUTH_MODE."""
+
+    mode: Literal["local", "team", "hybrid"] = "local"
+    secret_path: Path | None = Field(None, description="signing secret; default <workspace>/auth.secret")
+    default_token_ttl_days: float = Field(30.0, gt=0.0, le=3650.0)
+
+
 class ServerConfig(_Section):
     host: str = "127.0.0.1"
     port: int = Field(3850, ge=1, le=65535)
@@ -355,6 +365,7 @@ class Settings(BaseSettings):
     hooks: HooksConfig = HooksConfig()
     autonomous: AutonomousConfig = AutonomousConfig()
     repair: RepairConfig = RepairConfig()
+    auth: AuthConfig = AuthConfig()
 
     @model_validator(mode="after")
     def _expand(self) -> "Settings":
@@ -374,6 +385,10 @@ class Settings(BaseSettings):
         return self.memory.pipeline_v2
 
     @property
+    def auth_secret_path(self) -> Path:
+        return (self.auth.secret_path or self.workspace / "auth.secret").expanduser()
+
+    @property
     def dagster_home(self) -> Path:
         return self.workspace / "dagster"
 
@@ -389,6 +404,8 @@ def load_settings(workspace: str | Path | None = None, **overrides: Any) -> Sett
     Raises ConfigError naming each bad key, e.g. `search.alpha: Input should be less than or equal to 1`.
     """
     ws = resolve_workspace(workspace)
+    if os.environ.get("SIGNET_AUTH_MODE") and "auth" not in overrides:  # the spec's flat variable
+        overrides["auth"] = {"mode": os.environ["SIGNET_AUTH_MODE"].strip().lower()}
     token = _config_file.set(ws / CONFIG_FILE)
     try:
         return Settings(workspace=ws, **overrides)

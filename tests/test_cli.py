@@ -120,3 +120,20 @@ def descendants(pid: int) -> list[int]:
             found.append(child)
             todo.append(child)
     return found
+
+
+def test_token_create_prints_a_token_the_workspace_secret_verifies(tmp_path):
+    from signet_pipeline.auth.tokens import load_or_create_secret, verify
+
+    result = run_signet("token", "create", "--role", "agent", "--sub", "ci-bot", "--agent", "ci", "--ttl", "2",
+                        env={"SIGNET_WORKSPACE": str(tmp_path)})
+    assert result.returncode == 0, result.stderr
+    claims = verify(load_or_create_secret(tmp_path / "auth.secret"), result.stdout.strip())
+    assert (claims.sub, claims.role, claims.scope.agent, claims.exp - claims.iat) == ("ci-bot", "agent", "ci", 172800)
+    bad = run_signet("token", "create", "--role", "root", "--sub", "x", env={"SIGNET_WORKSPACE": str(tmp_path)})
+    assert bad.returncode == 2 and "invalid choice" in bad.stderr
+
+
+def test_local_mode_refuses_to_listen_beyond_localhost(tmp_path):
+    result = run_signet("serve", "--host", "0.0.0.0", env={"SIGNET_WORKSPACE": str(tmp_path)})
+    assert result.returncode == 2 and "only binds to localhost" in result.stderr

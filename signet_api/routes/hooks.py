@@ -7,7 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
-from signet_api.deps import service
+from signet_api.deps import reading_agent, service
 from signet_pipeline.memory import hooks
 from signet_pipeline.memory.hooks import SessionEndRequest, SessionEndResult, SessionStartRequest, SessionStartResult
 from signet_pipeline.memory.service import MemoryService
@@ -21,10 +21,10 @@ def _hooks_off(request: Request) -> bool:
 
 
 def _identify(request: Request, body: SessionStartRequest | SessionEndRequest) -> None:
-    """Agent and session from the headers clients send, when the body does not name them."""
+    """Agent (a token's scope first) and session from the headers clients send, when the body
+    does not name them."""
     headers = request.headers
-    if "agent_id" not in body.model_fields_set and headers.get("x-signet-agent-id"):
-        body.agent_id = headers["x-signet-agent-id"]
+    body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     if not body.session_key and headers.get("x-signet-session-key"):
         body.session_key = headers["x-signet-session-key"]
 

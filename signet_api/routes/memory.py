@@ -28,8 +28,7 @@ def _truthy(value: str | None) -> bool | None:
 
 
 def _remember(request: Request, body: RememberRequest, svc: MemoryService, who: Actor) -> RememberResult:
-    if "agent_id" not in body.model_fields_set and request.headers.get("x-signet-agent-id"):
-        body.agent_id = request.headers["x-signet-agent-id"]
+    body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     return remember(svc, body, who)
 
 
@@ -51,8 +50,7 @@ def hook_remember_route(request: Request, body: RememberRequest, svc: Service,
 
 
 def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> RecallResult:
-    if "agent_id" not in body.model_fields_set:
-        body.agent_id = reading_agent(request)
+    body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
     return recall(svc, body)

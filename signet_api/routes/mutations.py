@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 
-from signet_api.deps import actor, reading_agent, service
+from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.memory import batch_mutations, mutations
 from signet_pipeline.memory.mutation_models import (
     DeleteRequest, ForgetRequest, ModifyRequest, PatchRequest, RecoverRequest,
@@ -24,18 +24,20 @@ MemoryId = Annotated[str, Path(min_length=1, max_length=100)]
 
 @router.post("/api/memory/modify", summary="Patch up to 200 memories; each patch succeeds or fails alone")
 def modify_route(request: Request, body: ModifyRequest, svc: Service, who: Who) -> dict[str, Any]:
-    return batch_mutations.modify(svc, body, actor=who, agent_id=reading_agent(request))
+    return batch_mutations.modify(svc, body, actor=who, agent_id=reading_agent(request),
+                                  project_scope=project_scope(request))
 
 
 @router.post("/api/memory/forget", summary="Preview, then delete, the memories a query, ids or a filter select")
 def forget_route(request: Request, body: ForgetRequest, svc: Service, who: Who) -> dict[str, Any]:
-    return batch_mutations.forget(svc, body, actor=who, agent_id=reading_agent(request))
+    return batch_mutations.forget(svc, body, actor=who, agent_id=reading_agent(request),
+                                  project_scope=project_scope(request))
 
 
 @router.patch("/api/memory/{memory_id}", summary="Update a memory's content, type, tags, importance or pinned")
 def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: Service, who: Who) -> dict[str, Any]:
     result = mutations.patch(svc, memory_id, body, reason=body.reason, actor=who, agent_id=reading_agent(request),
-                             changed_by=body.changed_by)
+                             changed_by=body.changed_by, project_scope=project_scope(request))
     return result.model_dump(exclude_none=True)
 
 
@@ -47,12 +49,12 @@ def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
                  if_version: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
     # The reference clients send reason/force/if_version as query parameters or as a JSON body.
     req = body or DeleteRequest(reason=reason, force=force, if_version=if_version)
-    return mutations.delete(svc, memory_id, req, actor=who, agent_id=reading_agent(request)).model_dump(
-        exclude_none=True)
+    return mutations.delete(svc, memory_id, req, actor=who, agent_id=reading_agent(request),
+                            project_scope=project_scope(request)).model_dump(exclude_none=True)
 
 
 @router.post("/api/memory/{memory_id}/recover", summary="Restore a soft-deleted memory within the retention window")
 def recover_route(request: Request, memory_id: MemoryId, body: RecoverRequest, svc: Service,
                   who: Who) -> dict[str, Any]:
-    return mutations.recover(svc, memory_id, body, actor=who, agent_id=reading_agent(request)).model_dump(
-        exclude_none=True)
+    return mutations.recover(svc, memory_id, body, actor=who, agent_id=reading_agent(request),
+                             project_scope=project_scope(request)).model_dump(exclude_none=True)

@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from signet_pipeline.auth.policy import Forbidden
 from signet_pipeline.errors import InvalidRequest, MutationRejected, NotFound
 from signet_pipeline.memory import mutations
 from signet_pipeline.memory.models import RecallRequest
@@ -27,7 +28,7 @@ from signet_pipeline.store.memories import MemoryFilter
 CONFIRM_ABOVE = 25
 
 
-def _refused(memory_id: str, exc: MutationRejected | NotFound) -> MutationResult:
+def _refused(memory_id: str, exc: MutationRejected | NotFound | Forbidden) -> MutationResult:
     return MutationResult(id=memory_id, status=exc.code, currentVersion=exc.details.get("currentVersion"),
                           error=exc.message)
 
@@ -40,7 +41,8 @@ def _describe(exc: ValidationError) -> str:
     return "; ".join(f"{'.'.join(str(p) for p in e['loc']) or 'patch'}: {e['msg']}" for e in exc.errors())
 
 
-def modify(svc: MemoryService, req: ModifyRequest, *, actor: Actor, agent_id: str) -> dict[str, Any]:
+def modify(svc: MemoryService, req: ModifyRequest, *, actor: Actor, agent_id: str,
+           project_scope: str | None = None) -> dict[str, Any]:
     mutations.ensure_writable(svc)
     results: list[MutationResult] = []
     for raw in req.patches:
@@ -55,8 +57,8 @@ def modify(svc: MemoryService, req: ModifyRequest, *, actor: Actor, agent_id: st
             continue
         try:
             results.append(mutations.patch(svc, item.id, patch, reason=reason, actor=actor, agent_id=agent_id,
-                                           changed_by=req.changed_by))
-        except (MutationRejected, NotFound) as exc:
+                                           changed_by=req.changed_by, project_scope=project_scope))
+        except (MutationRejected, NotFound, Forbidden) as exc:
             results.append(_refused(item.id, exc))
         except InvalidRequest as exc:
             results.append(_invalid(raw, exc.message))
@@ -92,9 +94,10 @@ def confirm_token(candidates: list[dict[str, Any]]) -> str:
     return digest[:32]
 
 
-def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: str) -> dict[str, Any]:
+def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: str,
+           project_scope: str | None = None) -> dict[str, Any]:
     candidates = _candidates(svc, req, agent_id)
-    token = confirm_token(candidates)
+    token = confirm_token(candidates)  # out-of-scope candidates are refused one by one at execute
     requires = len(candidates) > CONFIRM_ABOVE
     if req.mode == "preview":
         return {"mode": "preview", "count": len(candidates), "requiresConfirm": requires, "confirmToken": token,
@@ -110,8 +113,8 @@ def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: st
     for c in candidates:
         try:
             results.append(mutations.delete(svc, c["id"], DeleteRequest(reason=req.reason, force=req.force),
-                                            actor=actor, agent_id=agent_id))
-        except (MutationRejected, NotFound) as exc:
+                                            actor=actor, agent_id=agent_id, project_scope=project_scope))
+        except (MutationRejected, NotFound, Forbidden) as exc:
             results.append(_refused(c["id"], exc))
     return {"mode": "execute", "requested": len(candidates), "deleted": sum(r.status == "deleted" for r in results),
             "results": [r.model_dump(exclude_none=True) for r in results]}

@@ -15,6 +15,7 @@ from datetime import timedelta
 
 import apsw
 
+from signet_pipeline.auth.policy import Forbidden
 from signet_pipeline.errors import InvalidRequest, MutationRejected, MutationsFrozen, NotFound
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.reads import visible
@@ -42,12 +43,15 @@ def _reject(status: str, message: str, row: Row, http: int = 409) -> MutationRej
                             details={"id": row["id"], "status": status, "currentVersion": row["version"]})
 
 
-def target(conn: apsw.Connection, memory_id: str, agent_id: str) -> Row:
-    """The row, deleted or not, if the acting agent may see it; another agent's private memory
-    is as absent as a missing one."""
+def target(conn: apsw.Connection, memory_id: str, agent_id: str, project_scope: str | None = None) -> Row:
+    """The row, deleted or not, if the acting agent may see it (another agent's private memory
+    is as absent as a missing one) and, for a project-scoped token, it is in that project."""
     row = mem_store.get(conn, memory_id, include_deleted=True)
     if row is None or not visible(row, agent_id):
         raise NotFound(f"memory {memory_id} not found", details={"id": memory_id, "status": "not_found"})
+    if project_scope is not None and row["project"] != project_scope:
+        raise Forbidden(f"the token is scoped to project {project_scope!r}", code="scope_denied",
+                        details={"id": memory_id, "status": "scope_denied"})
     return row
 
 
@@ -57,7 +61,7 @@ def _check_version(row: Row, if_version: int | None) -> None:
 
 
 def patch(svc: MemoryService, memory_id: str, req: MemoryPatch, *, reason: str, actor: Actor, agent_id: str,
-          changed_by: str | None = None) -> MutationResult:
+          changed_by: str | None = None, project_scope: str | None = None) -> MutationResult:
     ensure_writable(svc)
     changes = req.changes()
     norm = normalize_content(changes["content"]) if "content" in changes else None
@@ -67,7 +71,7 @@ def patch(svc: MemoryService, memory_id: str, req: MemoryPatch, *, reason: str, 
     who = changed_by or actor.name
     with svc.db.write() as conn:
         now = now_iso()
-        row = target(conn, memory_id, agent_id)
+        row = target(conn, memory_id, agent_id, project_scope)
         if row["is_deleted"]:
             raise _reject("deleted", "a deleted memory cannot be modified (recover it first)", row)
         _check_version(row, req.if_version)
@@ -115,11 +119,12 @@ def patch(svc: MemoryService, memory_id: str, req: MemoryPatch, *, reason: str, 
                           contentChanged=content_changed, embedded=embedded)
 
 
-def delete(svc: MemoryService, memory_id: str, req: DeleteRequest, *, actor: Actor, agent_id: str) -> MutationResult:
+def delete(svc: MemoryService, memory_id: str, req: DeleteRequest, *, actor: Actor, agent_id: str,
+           project_scope: str | None = None) -> MutationResult:
     ensure_writable(svc)
     with svc.db.write() as conn:
         now = now_iso()
-        row = target(conn, memory_id, agent_id)
+        row = target(conn, memory_id, agent_id, project_scope)
         if row["is_deleted"]:
             raise _reject("already_deleted", "memory is already deleted", row)
         _check_version(row, req.if_version)
@@ -136,13 +141,13 @@ def delete(svc: MemoryService, memory_id: str, req: DeleteRequest, *, actor: Act
     return MutationResult(id=memory_id, status="deleted", currentVersion=row["version"], newVersion=version)
 
 
-def recover(svc: MemoryService, memory_id: str, req: RecoverRequest, *, actor: Actor,
-            agent_id: str) -> MutationResult:
+def recover(svc: MemoryService, memory_id: str, req: RecoverRequest, *, actor: Actor, agent_id: str,
+            project_scope: str | None = None) -> MutationResult:
     ensure_writable(svc)
     window_days = svc.settings.pipeline.retention.tombstone_retention_days
     with svc.db.write() as conn:
         now = now_iso()
-        row = target(conn, memory_id, agent_id)
+        row = target(conn, memory_id, agent_id, project_scope)
         if not row["is_deleted"]:
             raise _reject("not_deleted", "memory is not deleted", row)
         _check_version(row, req.if_version)

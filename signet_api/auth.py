@@ -1,0 +1,128 @@
+"""Applying auth to requests: one app-wide dependency resolves who is calling (local mode: a
+trusted local caller; team: the Bearer token's claims; hybrid: loopback callers trusted, others
+need a token), checks the route's permission in ROUTES, and counts rate-limited operations.
+The identity lands in `request.state.identity`; signet_api/deps.py reads actor and agent from it,
+so with a token, who is acting comes from the token, never from the body or headers."""
+
+from __future__ import annotations
+
+import ipaddress
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import Request
+
+from signet_pipeline.auth.policy import Forbidden, SlidingWindow, allowed
+from signet_pipeline.auth.tokens import Role, TokenClaims, Unauthorized, load_or_create_secret, verify
+from signet_pipeline.config import Settings
+
+# Permission per (method, route template): the spec's API table. A route missing here needs
+# admin (tests/test_auth.py fails on any route left out).
+ROUTES: dict[tuple[str, str], str] = {
+    ("GET", "/health"): "none", ("GET", "/api/status"): "none", ("GET", "/api/features"): "none",
+    ("GET", "/api/auth/whoami"): "none", ("POST", "/api/auth/token"): "admin",
+    ("GET", "/api/config"): "operator",
+    ("POST", "/api/memory/remember"): "remember", ("POST", "/api/memory/save"): "remember",
+    ("POST", "/api/hook/remember"): "remember",
+    ("POST", "/api/memory/recall"): "recall", ("GET", "/api/memory/search"): "recall",
+    ("GET", "/api/memories"): "recall", ("GET", "/api/memory/jobs/{job_id}"): "recall",
+    ("GET", "/api/memory/{memory_id}"): "recall", ("GET", "/api/memory/{memory_id}/history"): "recall",
+    ("GET", "/memory/search"): "recall", ("GET", "/memory/similar"): "recall",
+    ("PATCH", "/api/memory/{memory_id}"): "modify", ("POST", "/api/memory/modify"): "modify",
+    ("DELETE", "/api/memory/{memory_id}"): "forget", ("POST", "/api/memory/forget"): "forget",
+    ("POST", "/api/memory/{memory_id}/recover"): "recover",
+    ("GET", "/api/knowledge/entities"): "recall", ("GET", "/api/knowledge/constellation"): "recall",
+    ("POST", "/api/knowledge/entities/{entity_id}/pin"): "modify",
+    ("DELETE", "/api/knowledge/entities/{entity_id}/pin"): "modify",
+    ("POST", "/api/hooks/session-start"): "remember", ("POST", "/api/hooks/session-end"): "remember",
+    ("GET", "/api/embeddings"): "recall", ("GET", "/api/embeddings/status"): "recall",
+    ("GET", "/api/embeddings/health"): "recall", ("GET", "/api/embeddings/projection"): "recall",
+    ("GET", "/api/diagnostics"): "diagnostics", ("GET", "/api/diagnostics/{domain}"): "diagnostics",
+    ("GET", "/api/pipeline/status"): "diagnostics",
+    ("GET", "/api/repair"): "operator", ("POST", "/api/repair/{action}"): "operator",
+    ("GET", "/api/repair/dedup-stats"): "operator", ("GET", "/api/repair/embedding-gaps"): "operator",
+    ("GET", "/api/analytics/usage"): "analytics", ("GET", "/api/analytics/errors"): "analytics",
+    ("GET", "/api/analytics/latency"): "analytics",
+}
+# Sliding-window limits per actor and operation (spec: forget 30/min, modify 60/min, batch forget 5/min).
+RATE_LIMITS: dict[tuple[str, str], tuple[str, int]] = {
+    ("DELETE", "/api/memory/{memory_id}"): ("forget", 30),
+    ("PATCH", "/api/memory/{memory_id}"): ("modify", 60),
+    ("POST", "/api/memory/modify"): ("modify", 60),
+    ("POST", "/api/memory/forget"): ("batch-forget", 5),
+}
+
+
+@dataclass(frozen=True)
+class Identity:
+    mode: str
+    claims: TokenClaims | None  # set when a valid token came with the request
+    trusted: bool  # local mode or a loopback caller in hybrid mode: full access without a token
+
+    @property
+    def authenticated(self) -> bool:
+        return self.claims is not None
+
+    @property
+    def role(self) -> Role | None:
+        """The token's role; a trusted caller acts as admin; an anonymous one has none."""
+        return self.claims.role if self.claims else ("admin" if self.trusted else None)
+
+
+class Auth:
+    """Per-app auth state: the mode, the signing secret (read once) and the rate limiter."""
+
+    def __init__(self, settings: Settings):
+        self.mode = settings.auth.mode
+        self._secret_path: Path = settings.auth_secret_path
+        self._secret: bytes | None = None
+        self.limiter = SlidingWindow()
+
+    @property
+    def secret(self) -> bytes:
+        if self._secret is None:
+            self._secret = load_or_create_secret(self._secret_path)
+        return self._secret
+
+    def identify(self, request: Request, *, required: bool = True) -> Identity:
+        """`required`: whether the route needs an identity (routes open to anyone do not)."""
+        header = request.headers.get("authorization", "")
+        scheme, _, token = header.partition(" ")
+        if header and (scheme.lower() != "bearer" or not token.strip()):
+            raise Unauthorized("Authorization must be 'Bearer <token>'", code="token_malformed")
+        claims = verify(self.secret, token) if token.strip() and self.mode != "local" else None
+        if self.mode == "local":
+            return Identity("local", None, trusted=True)
+        if claims is None and self.mode == "hybrid" and _loopback(request):
+            return Identity("hybrid", None, trusted=True)
+        if claims is None and required:
+            raise Unauthorized("a Bearer token is required", code="token_required")
+        return Identity(self.mode, claims, trusted=False)
+
+
+def _loopback(request: Request) -> bool:
+    """The connection comes from this machine (the peer address, which a remote caller cannot
+    forge, unlike the Host header)."""
+    host = request.client.host if request.client else ""
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return host == "localhost"
+
+
+def authorize(request: Request) -> None:
+    """App-wide dependency: identity, the route's permission, then its rate limit."""
+    auth: Auth = request.app.state.auth
+    route = request.scope.get("route")
+    key = (request.method, getattr(route, "path", ""))
+    permission = ROUTES.get(key, "admin")
+    identity = auth.identify(request, required=permission != "none")
+    request.state.identity = identity
+    if identity.claims is not None and not allowed(identity.claims.role, permission):
+        raise Forbidden(f"role {identity.claims.role} may not {permission} ({request.method} {key[1]})",
+                        code="permission_denied")
+    limit = RATE_LIMITS.get(key)
+    if limit and auth.mode != "local":
+        operation, per_minute = limit
+        actor = identity.claims.sub if identity.claims else request.headers.get("x-signet-actor") or "local"
+        auth.limiter.hit(f"{actor}:{operation}", per_minute)

@@ -1,0 +1,67 @@
+"""Who may do what: roles -> permissions (the spec's matrix), the permission and rate limit of
+each route, and scope checks."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from typing import Literal
+
+from signet_pipeline.auth.tokens import Role, TokenClaims
+from signet_pipeline.errors import SignetError
+
+Permission = Literal["none", "remember", "recall", "modify", "forget", "recover", "documents", "diagnostics",
+                     "analytics", "operator", "admin"]
+
+_ALL: frozenset[str] = frozenset(Permission.__args__)  # type: ignore[attr-defined]
+ROLE_PERMISSIONS: dict[Role, frozenset[str]] = {
+    "admin": _ALL,
+    "operator": _ALL - {"admin"},
+    "agent": frozenset({"none", "remember", "recall", "modify", "forget", "recover", "documents"}),
+    "readonly": frozenset({"none", "recall"}),
+}
+
+
+class Forbidden(SignetError):
+    code = "forbidden"
+    status = 403
+
+
+class RateLimited(SignetError):
+    code = "rate_limited"
+    status = 429
+
+
+def allowed(role: Role, permission: str) -> bool:
+    return permission in ROLE_PERMISSIONS[role]
+
+
+def check_scope(claims: TokenClaims | None, *, project: str | None = None, agent: str | None = None) -> None:
+    """A scoped token may only touch its project / agent; admin and unscoped tokens may touch all."""
+    if claims is None or claims.role == "admin" or claims.scope.empty:
+        return
+    if claims.scope.project and project != claims.scope.project:
+        raise Forbidden(f"token is scoped to project {claims.scope.project!r}", code="scope_denied")
+    if claims.scope.agent and agent is not None and agent != claims.scope.agent:
+        raise Forbidden(f"token is scoped to agent {claims.scope.agent!r}", code="scope_denied")
+
+
+class SlidingWindow:
+    """At most `limit` events per key in any `window_s` seconds (one process)."""
+
+    def __init__(self) -> None:
+        self._events: dict[str, deque[float]] = {}
+        self._lock = threading.Lock()
+
+    def hit(self, key: str, limit: int, window_s: float = 60.0, now: float | None = None) -> None:
+        """Count one event, or raise RateLimited with the seconds until one slot frees."""
+        at = time.monotonic() if now is None else now
+        with self._lock:
+            events = self._events.setdefault(key, deque())
+            while events and events[0] <= at - window_s:
+                events.popleft()
+            if len(events) >= limit:
+                retry = max(1, int(events[0] + window_s - at) + 1)
+                raise RateLimited(f"{key}: at most {limit} per {window_s:g} s", details={"retryAfterS": retry})
+            events.append(at)

@@ -1,0 +1,171 @@
+"""Auth: signed tokens (forgery, expiry, malformed), the secret file, modes local/team/hybrid
+through HTTP, the role matrix, scopes, identity from the token, rate limits."""
+
+import os
+import stat
+
+import pytest
+from fastapi.testclient import TestClient
+
+from signet_api.app import create_app
+from signet_api.auth import ROUTES
+from signet_pipeline.auth.policy import ROLE_PERMISSIONS, SlidingWindow
+from signet_pipeline.auth.tokens import TokenScope, Unauthorized, issue, load_or_create_secret, verify
+from signet_pipeline.config import load_settings
+from signet_pipeline.errors import SignetError
+
+SECRET = b"k" * 32
+
+
+def test_a_token_verifies_and_tampering_is_caught():
+    token, claims = issue(SECRET, sub="ci-bot", role="agent", scope=TokenScope(agent="ci"), ttl_s=60, now=1000)
+    assert verify(SECRET, token, now=1001) == claims and claims.exp == 1060
+    payload, signature = token.split(".")
+    forged, _ = issue(SECRET, sub="ci-bot", role="admin", ttl_s=60, now=1000)
+    cases = {
+        "token_invalid": [f"{forged.split('.')[0]}.{signature}", f"{payload}.{signature[:-2]}xx",
+                          issue(b"x" * 32, sub="ci-bot", role="agent", ttl_s=60, now=1000)[0]],
+        "token_malformed": ["", "no-dot", f"{payload}.", ".sig"],
+    }
+    for code, tokens in cases.items():
+        for bad in tokens:
+            with pytest.raises(Unauthorized) as exc:
+                verify(SECRET, bad, now=1001)
+            assert exc.value.code == code, bad
+    with pytest.raises(Unauthorized) as expired:
+        verify(SECRET, token, now=1060)
+    assert expired.value.code == "token_expired"
+
+
+def test_the_secret_is_created_once_owner_only(tmp_path):
+    path = tmp_path / "ws" / "auth.secret"
+    first = load_or_create_secret(path)
+    assert len(first) == 32 and stat.S_IMODE(os.stat(path).st_mode) == 0o600
+    assert load_or_create_secret(path) == first
+    path.write_bytes(b"short")
+    with pytest.raises(SignetError):
+        load_or_create_secret(path)
+
+
+def test_every_route_has_a_permission():
+    app = create_app(load_settings("/nonexistent-signet-ws"))
+    routes = {(m, r.path) for inc in app.routes if hasattr(inc, "original_router")
+              for r in inc.original_router.routes for m in r.methods}
+    assert routes - set(ROUTES) == set()
+    assert set(ROUTES.values()) <= ROLE_PERMISSIONS["admin"]
+
+
+def test_sliding_window_limits_and_frees_slots():
+    window = SlidingWindow()
+    for i in range(3):
+        window.hit("a:forget", 3, now=100.0 + i)
+    with pytest.raises(SignetError) as limited:
+        window.hit("a:forget", 3, now=103.0)
+    assert limited.value.status == 429 and limited.value.details["retryAfterS"] == 58
+    window.hit("b:forget", 3, now=103.0)  # per actor
+    window.hit("a:forget", 3, now=160.5)  # the first event left the window
+
+
+@pytest.fixture
+def team(make_service, workspace):
+    svc = make_service(auth={"mode": "team"})
+    secret = load_or_create_secret(svc.settings.auth_secret_path)
+
+    def token(role, sub="tester", **scope):
+        return {"authorization": f"Bearer {issue(secret, sub=sub, role=role, scope=TokenScope(**scope), ttl_s=600)[0]}"}
+
+    with TestClient(create_app(service=svc)) as client:
+        yield client, token
+
+
+def test_team_mode_needs_a_token_except_on_open_routes(team):
+    client, token = team
+    assert client.get("/health").status_code == 200
+    missing = client.get("/api/memories")
+    assert missing.status_code == 401 and missing.json()["error"]["code"] == "token_required"
+    bad = client.get("/api/memories", headers={"authorization": "Bearer nope.nope"})
+    assert bad.status_code == 401 and bad.json()["error"]["code"] == "token_invalid"
+    basic = client.get("/api/memories", headers={"authorization": "Basic abc"})
+    assert basic.status_code == 401 and basic.json()["error"]["code"] == "token_malformed"
+    assert client.get("/api/memories", headers=token("readonly")).status_code == 200
+
+
+@pytest.mark.parametrize("role, method, path, body, allowed", [
+    ("readonly", "POST", "/api/memory/recall", {"query": "x"}, True),
+    ("readonly", "POST", "/api/memory/remember", {"content": "x y z"}, False),
+    ("agent", "POST", "/api/memory/remember", {"content": "Agents may remember"}, True),
+    ("agent", "GET", "/api/diagnostics", None, False),
+    ("agent", "POST", "/api/repair/check-fts", None, False),
+    ("operator", "POST", "/api/repair/check-fts", None, True),
+    ("operator", "POST", "/api/auth/token", {"sub": "x", "role": "agent"}, False),
+    ("admin", "POST", "/api/auth/token", {"sub": "x", "role": "agent"}, True),
+])
+def test_the_role_matrix(team, role, method, path, body, allowed):
+    client, token = team
+    response = client.request(method, path, json=body, headers=token(role))
+    if allowed:
+        assert response.status_code == 200, response.text
+    else:
+        assert response.status_code == 403 and response.json()["error"]["code"] == "permission_denied"
+
+
+def test_identity_comes_from_the_token_not_the_body(team):
+    client, token = team
+    headers = {**token("agent", sub="ci-bot", agent="ci"), "x-signet-actor": "someone-else",
+               "x-signet-agent-id": "other"}
+    saved = client.post("/api/memory/remember", json={"content": "The CI cache lives on S3", "agentId": "other"},
+                        headers=headers).json()
+    memory = client.get(f"/api/memory/{saved['id']}", headers=token("agent", agent="ci")).json()
+    assert memory["agent_id"] == "ci"
+    history = client.get(f"/api/memory/{saved['id']}/history", headers=token("agent", agent="ci")).json()["history"]
+    assert history[0]["changedBy"] == "ci-bot"
+    # Another agent's token reads as its own agent, whatever it asks for.
+    other = client.get(f"/api/memory/{saved['id']}", params={"agentId": "ci"}, headers=token("agent", agent="ops"))
+    assert other.status_code == 200  # global visibility: readable; a private one would be 404
+    whoami = client.get("/api/auth/whoami", headers=headers).json()
+    assert whoami["authenticated"] and whoami["claims"]["sub"] == "ci-bot" and whoami["role"] == "agent"
+
+
+def test_a_project_scoped_token_may_not_touch_another_project(team):
+    client, token = team
+    admin = token("admin")
+    beta = client.post("/api/memory/remember", json={"content": "Beta ships on Mondays", "project": "beta"},
+                       headers=admin).json()
+    scoped = token("agent", project="alpha")
+    denied = client.delete(f"/api/memory/{beta['id']}", params={"reason": "x"}, headers=scoped)
+    assert denied.status_code == 403 and denied.json()["error"]["code"] == "scope_denied"
+    patched = client.patch(f"/api/memory/{beta['id']}", json={"reason": "x", "importance": 0.2},
+                           headers=token("agent", project="beta"))
+    assert patched.status_code == 200
+
+
+def test_batch_forget_is_rate_limited_per_actor(team):
+    client, token = team
+    headers = token("operator", sub="cleaner")
+    body = {"mode": "preview", "query": "anything"}
+    codes = [client.post("/api/memory/forget", json=body, headers=headers).status_code for _ in range(6)]
+    assert codes == [200] * 5 + [429]
+    limited = client.post("/api/memory/forget", json=body, headers=headers)
+    assert int(limited.headers["retry-after"]) >= 1 and limited.json()["error"]["code"] == "rate_limited"
+    assert client.post("/api/memory/forget", json=body, headers=token("operator", sub="other")).status_code == 200
+
+
+def test_hybrid_trusts_loopback_and_asks_others_for_a_token(make_service):
+    svc = make_service(auth={"mode": "hybrid"})
+    app = create_app(service=svc)
+    with TestClient(app, client=("127.0.0.1", 50000)) as local, TestClient(app, client=("10.1.2.3", 50000)) as remote:
+        assert local.get("/api/memories").status_code == 200
+        assert local.get("/api/auth/whoami").json()["trusted"] is True
+        assert remote.get("/api/memories").status_code == 401
+        secret = load_or_create_secret(svc.settings.auth_secret_path)
+        token = issue(secret, sub="laptop", role="readonly", ttl_s=60)[0]
+        assert remote.get("/api/memories", headers={"authorization": f"Bearer {token}"}).status_code == 200
+        # A loopback caller's token is still checked, and its role applies.
+        assert local.post("/api/memory/remember", json={"content": "x y z"},
+                          headers={"authorization": f"Bearer {token}"}).status_code == 403
+
+
+def test_local_mode_is_the_default_and_env_selects_another(workspace, monkeypatch):
+    assert load_settings(workspace).auth.mode == "local"
+    monkeypatch.setenv("SIGNET_AUTH_MODE", "hybrid")
+    assert load_settings(workspace).auth.mode == "hybrid"
