@@ -153,3 +153,11 @@ def test_mutations_frozen_answers_503(make_service):
                          client.post("/api/memory/modify", json={"reason": "r", "patches": [{"id": "x", "pinned": 1}]}),
                          client.post("/api/memory/forget", json={"mode": "execute", "ids": ["x"], "reason": "r"})):
             assert response.status_code == 503 and response.json()["error"]["code"] == "mutations_frozen"
+
+
+def test_null_fields_mean_not_given_except_tags(client):
+    memory = remember(client, "The retro is on Thursdays", tags="team")
+    response = patch(client, memory["id"], content=None, type=None, pinned=None, importance=0.4)
+    assert response.status_code == 200 and response.json()["contentChanged"] is False
+    cleared = patch(client, memory["id"], tags=None)
+    assert cleared.json()["status"] == "updated" and client.get(f"/api/memory/{memory['id']}").json()["tags"] in ("", None)

@@ -39,8 +39,9 @@ class MemoryPatch(_Body):
         return self
 
     def changes(self) -> dict[str, Any]:
-        fields = {"content", "type", "tags", "importance", "pinned"}
-        return {k: getattr(self, k) for k in fields & self.model_fields_set}
+        """The fields given: null means "not given", except for tags, where it clears them."""
+        fields = {"content", "type", "tags", "importance", "pinned"} & self.model_fields_set
+        return {k: getattr(self, k) for k in fields if getattr(self, k) is not None or k == "tags"}
 
 
 class PatchRequest(MemoryPatch):
