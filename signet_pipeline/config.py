@@ -307,10 +307,13 @@ class RepairConfig(_Section):
 
 
 class HooksConfig(_Section):
-    """Harness hooks: how much context session-start injects."""
+    """Harness hooks: how much context session-start and user-prompt-submit inject."""
 
     session_start_budget_chars: int = Field(2000, ge=200, le=50_000)
     session_start_limit: int = Field(10, ge=1, le=100, description="recalled memories considered")
+    prompt_budget_chars: int = Field(1000, ge=100, le=20_000, description="user-prompt-submit injection")
+    prompt_limit: int = Field(5, ge=1, le=50, description="memories user-prompt-submit considers")
+    prompt_min_score: float = Field(0.3, ge=0.0, le=1.0, description="weaker matches are not injected")
 
 
 class AuthConfig(_Section):

@@ -1,5 +1,7 @@
-"""Harness hook endpoints (wire-contract.md): session-start injects context, session-end settles
-the session. `x-signet-no-hooks: 1` turns them into no-ops."""
+"""Harness hook endpoints (wire-contract.md): session-start and user-prompt-submit inject context,
+pre-compaction / compaction-complete keep a session's summary, session-end settles the session,
+and remember / recall serve harnesses directly. `x-signet-no-hooks: 1` turns the session hooks
+into no-ops."""
 
 from __future__ import annotations
 
@@ -7,9 +9,18 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
 
-from signet_api.deps import reading_agent, service
-from signet_pipeline.memory import hooks
-from signet_pipeline.memory.hooks import SessionEndRequest, SessionEndResult, SessionStartRequest, SessionStartResult
+from signet_api.deps import actor, reading_agent, service
+from signet_pipeline.memory import hooks, prompt_hooks
+from signet_pipeline.memory.hooks import (
+    SessionEndRequest, SessionEndResult, SessionStartRequest, SessionStartResult, require_harness,
+)
+from signet_pipeline.memory.models import RecallResult, RememberResult
+from signet_pipeline.memory.prompt_hooks import (
+    CompactionCompleteRequest, CompactionCompleteResult, HookRecallRequest, HookRememberRequest, PreCompactionRequest,
+    PreCompactionResult, PromptSubmitRequest, PromptSubmitResult,
+)
+from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.remember import Actor, remember
 from signet_pipeline.memory.service import MemoryService
 
 router = APIRouter(tags=["hooks"])
@@ -20,7 +31,7 @@ def _hooks_off(request: Request) -> bool:
     return request.headers.get("x-signet-no-hooks", "").strip() == "1"
 
 
-def _identify(request: Request, body: SessionStartRequest | SessionEndRequest) -> None:
+def _identify(request: Request, body: hooks._HookRequest) -> None:
     """Agent (a token's scope first) and session from the headers clients send, when the body
     does not name them."""
     headers = request.headers
@@ -45,3 +56,45 @@ def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -
         return SessionEndResult(memoriesSaved=0)
     _identify(request, body)
     return hooks.session_end(svc, body)
+
+
+@router.post("/api/hooks/user-prompt-submit", response_model=PromptSubmitResult,
+             summary="Context for one prompt: what recall finds that the session does not hold yet")
+def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: Service) -> PromptSubmitResult:
+    if _hooks_off(request):
+        return PromptSubmitResult(inject="", memories=[])
+    _identify(request, body)
+    return prompt_hooks.user_prompt_submit(svc, body)
+
+
+@router.post("/api/hooks/pre-compaction", response_model=PreCompactionResult,
+             summary="Instructions for the summary a harness writes before compacting its context")
+def pre_compaction_route(request: Request, body: PreCompactionRequest) -> PreCompactionResult:
+    return prompt_hooks.pre_compaction(body)
+
+
+@router.post("/api/hooks/compaction-complete", response_model=CompactionCompleteResult,
+             response_model_exclude_none=True, summary="Keep a compaction summary as a memory")
+def compaction_complete_route(request: Request, body: CompactionCompleteRequest, svc: Service,
+                              who: Annotated[Actor, Depends(actor)]) -> CompactionCompleteResult:
+    if _hooks_off(request):
+        return CompactionCompleteResult(success=True)
+    _identify(request, body)
+    return prompt_hooks.compaction_complete(svc, body, who)
+
+
+@router.post("/api/hooks/remember", response_model=RememberResult, summary="Remember, from a harness")
+def hook_remember_route(request: Request, body: HookRememberRequest, svc: Service,
+                        who: Annotated[Actor, Depends(actor)]) -> RememberResult:
+    require_harness(body.harness)
+    body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
+    return remember(svc, body, who)
+
+
+@router.post("/api/hooks/recall", response_model=RecallResult, summary="Recall, from a harness")
+def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -> RecallResult:
+    require_harness(body.harness)
+    body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
+    if not body.session_key and request.headers.get("x-signet-session-key"):
+        body.session_key = request.headers["x-signet-session-key"]
+    return recall(svc, body)

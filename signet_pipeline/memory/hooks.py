@@ -45,9 +45,14 @@ class _HookRequest(BaseModel):
     runtime_path: str | None = _alias("runtimePath", "runtime_path")
 
     def require_harness(self) -> str:
-        if not (self.harness or "").strip():
-            raise InvalidRequest("harness is required", code="missing_harness")
-        return self.harness.strip()
+        return require_harness(self.harness)
+
+
+def require_harness(harness: str | None) -> str:
+    """The contract: a hook call without a harness is a 400 with a message."""
+    if not (harness or "").strip():
+        raise InvalidRequest("harness is required", code="missing_harness")
+    return harness.strip()
 
 
 class SessionStartRequest(_HookRequest):

@@ -42,6 +42,24 @@ def record_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, m
     )
 
 
+def injected_memories(conn: apsw.Connection, session_key: str) -> set[str]:
+    """Memories the session has been given already (at start or with an earlier prompt)."""
+    return {r[0] for r in conn.execute(
+        "SELECT memory_id FROM session_memories WHERE session_key = ? AND was_injected = 1", (session_key,))}
+
+
+def record_prompt_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, memory_ids: list[str],
+                           now: str) -> None:
+    """Memories a prompt hook injected, ranked after everything the session already holds."""
+    start = int(scalar(conn, "SELECT coalesce(max(rank), 0) FROM session_memories WHERE session_key = ?",
+                       (session_key,)) or 0)
+    conn.executemany(
+        "INSERT INTO session_memories(session_key, memory_id, agent_id, was_injected, rank, created_at, updated_at) "
+        "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT(session_key, memory_id) DO NOTHING",
+        [(session_key, mid, agent_id, start + i, now, now) for i, mid in enumerate(memory_ids, 1)],
+    )
+
+
 def count_fts_hits(conn: apsw.Connection, *, session_key: str, memory_ids: list[str], now: str) -> int:
     """+1 fts_hit_count on the session's memories a full-text search just matched; rows updated."""
     if not memory_ids:

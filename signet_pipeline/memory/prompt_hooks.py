@@ -1,0 +1,110 @@
+"""Hooks inside a session (wire-contract.md): user-prompt-submit injects what recall finds for the
+prompt (memories the session already holds are not repeated), pre-compaction hands the harness
+the instructions for its summary, and compaction-complete keeps that summary as a memory."""
+
+from __future__ import annotations
+
+from pydantic import AliasChoices, BaseModel, Field
+
+from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.memory.hooks import InjectedMemory, _alias, _HookRequest, compose
+from signet_pipeline.memory.models import RecallRequest, RememberRequest
+from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.remember import Actor, remember
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.store import sessions as sessions_store
+from signet_pipeline.timeutil import now_iso
+
+MIN_PROMPT_WORDS = 2  # "ok", "yes": nothing worth searching for
+SUMMARY_TYPE = "session_summary"
+SUMMARY_PROMPT = """Summarize this session for your long-term memory before the context is compacted.
+Keep what will matter in later sessions: decisions and their reasons, the user's stated preferences,
+facts about people, projects and systems, commands or procedures that worked, and open tasks.
+Write short, self-contained statements (name the subject; no "it" or "this"). Leave out chit-chat,
+intermediate attempts that were abandoned, and anything already obvious from the code.
+The session had {messages} messages."""
+
+
+class HookRememberRequest(RememberRequest):
+    """/api/hooks/remember: remember, from a harness."""
+
+    harness: str | None = Field(None, max_length=200)
+
+
+class HookRecallRequest(RecallRequest):
+    """/api/hooks/recall: recall, from a harness."""
+
+    harness: str | None = Field(None, max_length=200)
+
+
+class PromptSubmitRequest(_HookRequest):
+    project: str | None = Field(None, max_length=1000)
+    user_message: str | None = Field(None, max_length=100_000,
+                                     validation_alias=AliasChoices("userMessage", "user_message"))
+    user_prompt: str | None = Field(None, max_length=100_000, validation_alias=AliasChoices("userPrompt", "user_prompt"))
+    last_assistant_message: str | None = _alias("lastAssistantMessage", "last_assistant_message")
+    transcript_path: str | None = _alias("transcriptPath", "transcript_path")
+    transcript: str | None = None
+
+    @property
+    def prompt(self) -> str:
+        return (self.user_message or self.user_prompt or "").strip()
+
+
+class PromptSubmitResult(BaseModel):
+    inject: str
+    memories: list[InjectedMemory]
+
+
+class PreCompactionRequest(_HookRequest):
+    message_count: int | None = Field(None, ge=0, validation_alias=AliasChoices("messageCount", "message_count"))
+    session_context: str | None = _alias("sessionContext", "session_context")
+    transcript_path: str | None = _alias("transcriptPath", "transcript_path")
+
+
+class PreCompactionResult(BaseModel):
+    summaryPrompt: str
+    guidelines: str
+
+
+class CompactionCompleteRequest(_HookRequest):
+    summary: str | None = Field(None, max_length=100_000)
+    project: str | None = Field(None, max_length=1000)
+
+
+class CompactionCompleteResult(BaseModel):
+    success: bool
+    memoryId: str | None = None
+
+
+def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSubmitResult:
+    req.require_harness()
+    prompt, hooks = req.prompt, svc.settings.hooks
+    if len(prompt.split()) < MIN_PROMPT_WORDS:
+        return PromptSubmitResult(inject="", memories=[])
+    found = recall(svc, RecallRequest(query=prompt[:10_000], limit=hooks.prompt_limit, agent_id=req.agent_id,
+                                      min_score=hooks.prompt_min_score, session_key=req.session_key))
+    held = sessions_store.injected_memories(svc.db.reader(), req.session_key) if req.session_key else set()
+    fresh = [InjectedMemory(id=h.id, content=h.content, source="recall") for h in found.results if h.id not in held]
+    inject, injected = compose(fresh, hooks.prompt_budget_chars)
+    if req.session_key and injected:
+        with svc.db.write() as conn:
+            sessions_store.record_prompt_injected(conn, session_key=req.session_key, agent_id=req.agent_id,
+                                                  memory_ids=[m.id for m in injected], now=now_iso())
+    return PromptSubmitResult(inject=inject, memories=injected)
+
+
+def pre_compaction(req: PreCompactionRequest) -> PreCompactionResult:
+    req.require_harness()
+    text = SUMMARY_PROMPT.format(messages=req.message_count if req.message_count is not None else "an unknown number of")
+    return PreCompactionResult(summaryPrompt=text, guidelines=text)
+
+
+def compaction_complete(svc: MemoryService, req: CompactionCompleteRequest, actor: Actor) -> CompactionCompleteResult:
+    harness = req.require_harness()
+    if not (req.summary or "").strip():
+        raise InvalidRequest("summary is required", code="missing_summary")
+    saved = remember(svc, RememberRequest(content=req.summary, type=SUMMARY_TYPE, who=harness, project=req.project,
+                                          agentId=req.agent_id, sourceType="compaction", sourceId=req.session_key,
+                                          sessionId=req.session_key), actor)
+    return CompactionCompleteResult(success=True, memoryId=saved.id)

@@ -1,0 +1,54 @@
+"""user-prompt-submit, pre-compaction, compaction-complete and the harness remember/recall hooks
+through HTTP, with the wire contract's field names."""
+
+from tests.conftest import remember
+
+
+def hook(client, name, **body):
+    return client.post(f"/api/hooks/{name}", json=body)
+
+
+def test_user_prompt_submit_injects_what_the_session_does_not_hold(client):
+    tea = remember(client, "Priya drinks green tea every morning")
+    remember(client, "The staging cluster runs on Kubernetes 1.29")
+    start = hook(client, "session-start", harness="claude-code", sessionKey="s1", context="green tea").json()
+    assert tea["id"] in {m["id"] for m in start["memories"]}
+    first = hook(client, "user-prompt-submit", harness="claude-code", sessionKey="s1",
+                 userMessage="which kubernetes version does the staging cluster run?").json()
+    assert first["inject"].startswith("[signet memory]") and "Kubernetes 1.29" in first["inject"]
+    assert tea["id"] not in {m["id"] for m in first["memories"]}  # already injected at session start
+    again = hook(client, "user-prompt-submit", harness="claude-code", sessionKey="s1",
+                 userPrompt="and the staging kubernetes version again?").json()
+    assert again == {"inject": "", "memories": []}  # nothing new for this session
+    other = hook(client, "user-prompt-submit", harness="claude-code", sessionKey="s2",
+                 userPrompt="staging kubernetes version?").json()
+    assert "Kubernetes 1.29" in other["inject"]  # another session gets it
+
+
+def test_user_prompt_submit_skips_trivial_prompts_and_needs_a_harness(client):
+    remember(client, "ok fine")
+    assert hook(client, "user-prompt-submit", harness="codex", userMessage="ok").json()["inject"] == ""
+    missing = hook(client, "user-prompt-submit", userMessage="what do we know about staging?")
+    assert missing.status_code == 400 and missing.json()["error"]["code"] == "missing_harness"
+    off = client.post("/api/hooks/user-prompt-submit", json={"userMessage": "x y"}, headers={"x-signet-no-hooks": "1"})
+    assert off.json() == {"inject": "", "memories": []}
+
+
+def test_compaction_round_trip_keeps_the_summary(client):
+    prompt = hook(client, "pre-compaction", harness="claude-code", messageCount=42, sessionKey="s9").json()
+    assert "42 messages" in prompt["summaryPrompt"] and prompt["guidelines"] == prompt["summaryPrompt"]
+    done = hook(client, "compaction-complete", harness="claude-code", sessionKey="s9", project="signet",
+                summary="We decided to ship hints on by default after the LoCoMo eval.").json()
+    assert done["success"] is True
+    memory = client.get(f"/api/memory/{done['memoryId']}").json()
+    assert (memory["type"], memory["who"], memory["project"]) == ("session_summary", "claude-code", "signet")
+    empty = hook(client, "compaction-complete", harness="claude-code", summary="  ")
+    assert empty.status_code == 400 and empty.json()["error"]["code"] == "missing_summary"
+
+
+def test_harness_remember_and_recall(client):
+    saved = hook(client, "remember", harness="opencode", content="The release train leaves on Thursdays")
+    assert saved.status_code == 200 and saved.json()["id"] == saved.json()["memoryId"]
+    found = hook(client, "recall", harness="opencode", query="when does the release train leave").json()
+    assert found["results"][0]["id"] == saved.json()["id"]
+    assert hook(client, "recall", query="release").status_code == 400
