@@ -326,6 +326,25 @@ class AuthConfig(_Section):
     default_token_ttl_days: float = Field(30.0, gt=0.0, le=3650.0)
 
 
+class AgentEntry(_Section):
+    name: str = Field(..., min_length=1, max_length=200)
+    read_policy: Literal["isolated", "shared", "group"] = "shared"
+    group: str | None = Field(None, min_length=1, max_length=200)
+
+    @model_validator(mode="after")
+    def _group(self) -> "AgentEntry":
+        if self.read_policy == "group" and not self.group:
+            raise ValueError(f"agent {self.name}: readPolicy group needs a group")
+        return self
+
+
+class AgentsConfig(_Section):
+    """agents.roster of agent.yaml: named agents and what each may read (spec "Multi-Agent
+    Support"); synced to the agents table whenever the service opens the store."""
+
+    roster: list[AgentEntry] = []
+
+
 class ServerConfig(_Section):
     host: str = "127.0.0.1"
     port: int = Field(3850, ge=1, le=65535)
@@ -369,6 +388,7 @@ class Settings(BaseSettings):
     autonomous: AutonomousConfig = AutonomousConfig()
     repair: RepairConfig = RepairConfig()
     auth: AuthConfig = AuthConfig()
+    agents: AgentsConfig = AgentsConfig()
 
     @model_validator(mode="after")
     def _expand(self) -> "Settings":

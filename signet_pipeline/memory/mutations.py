@@ -47,7 +47,7 @@ def target(conn: apsw.Connection, memory_id: str, agent_id: str, project_scope: 
     """The row, deleted or not, if the acting agent may see it (another agent's private memory
     is as absent as a missing one) and, for a project-scoped token, it is in that project."""
     row = mem_store.get(conn, memory_id, include_deleted=True)
-    if row is None or not visible(row, agent_id):
+    if row is None or not visible(conn, row, agent_id):
         raise NotFound(f"memory {memory_id} not found", details={"id": memory_id, "status": "not_found"})
     if project_scope is not None and row["project"] != project_scope:
         raise Forbidden(f"the token is scoped to project {project_scope!r}", code="scope_denied",

@@ -14,6 +14,7 @@ from signet_pipeline.memory.fts_query import build_match
 from signet_pipeline.memory.recall import vector_candidates
 from signet_pipeline.memory.content import tags_text
 from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import jobs as job_store
@@ -49,15 +50,17 @@ def _view(row: Row, fields: tuple[str, ...]) -> dict[str, Any]:
     return out
 
 
-def visible(row: Row | None, agent_id: str) -> bool:
-    """Python twin of MemoryFilter.sql()'s visibility clause, for single-row reads."""
-    return row is not None and (row["visibility"] == "global" or (row["agent_id"] == agent_id and row["visibility"] != "archived"))
+def visible(conn: apsw.Connection, row: Row | None, agent_id: str) -> bool:
+    """Whether the agent's read policy lets it see this row (single-row reads)."""
+    return row is not None and agents_store.can_read(conn, agent_id=agent_id, owner=row["agent_id"],
+                                                      visibility=row["visibility"])
 
 
 def get_memory(svc: MemoryService, memory_id: str, *, agent_id: str = "default",
                include_deleted: bool = False) -> dict[str, Any]:
-    row = mem_store.get(svc.db.reader(), memory_id, include_deleted=include_deleted)
-    if not visible(row, agent_id):
+    conn = svc.db.reader()
+    row = mem_store.get(conn, memory_id, include_deleted=include_deleted)
+    if not visible(conn, row, agent_id):
         raise NotFound(f"memory {memory_id} not found")
     out = _view(row, DETAIL_FIELDS)
     out.update(sourcePath=row["source_path"], runtimePath=row["runtime_path"], idempotencyKey=row["idempotency_key"],
@@ -76,7 +79,7 @@ def list_memories(svc: MemoryService, *, limit: int, offset: int, memory_type: s
 
 def memory_history(svc: MemoryService, memory_id: str, *, limit: int, agent_id: str = "default") -> dict[str, Any]:
     conn = svc.db.reader()
-    if not visible(mem_store.get(conn, memory_id, include_deleted=True), agent_id):
+    if not visible(conn, mem_store.get(conn, memory_id, include_deleted=True), agent_id):
         raise NotFound(f"memory {memory_id} not found")
     events = [
         {
@@ -121,7 +124,7 @@ def similar(svc: MemoryService, memory_id: str, *, k: int, memory_type: str | No
             agent_id: str = "default") -> list[dict[str, Any]]:
     conn = svc.db.reader()
     anchor = mem_store.get(conn, memory_id)
-    if not visible(anchor, agent_id):
+    if not visible(conn, anchor, agent_id):
         raise NotFound(f"memory {memory_id} not found")
     stored = emb_store.vector_for_hash(conn, anchor["content_hash"])
     index = svc.vector_index()

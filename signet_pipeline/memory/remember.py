@@ -18,6 +18,7 @@ from signet_pipeline.memory.linker import link_memory
 from signet_pipeline.memory.models import RememberRequest, RememberResult
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline.queue import enqueue_for_new_memory
+from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import memories as mem_store
@@ -158,6 +159,7 @@ def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor) -> list[R
                 continue
             values = {**item.values, "created_at": item.values["created_at"] or now, "updated_at": now}
             mem_store.insert(conn, values)
+            agents_store.register_seen(conn, values["agent_id"], now)
             if item.vector is not None:
                 emb_store.upsert(conn, content_hash=item.content.content_hash, vector=item.vector,
                                  model=svc.embedder.model, source_id=values["id"], now=now)

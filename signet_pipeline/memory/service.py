@@ -21,7 +21,9 @@ from signet_pipeline.memory.vector_index import MatrixIndex, SqliteVecIndex
 from signet_pipeline.providers.embeddings import EmbeddingProvider, load_embedder
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.db import Database
+from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store.migrate import migrate
+from signet_pipeline.timeutil import now_iso
 
 QUERY_CACHE_SIZE = 512
 
@@ -32,6 +34,10 @@ class MemoryService:
         self.started_at = time.time()
         self.db = Database(settings.db_path)
         migrate(self.db)
+        if settings.agents.roster:
+            with self.db.write() as conn:
+                agents_store.sync_roster(conn, [(a.name, a.read_policy, a.group) for a in settings.agents.roster],
+                                         now_iso())
         self.db.optimize()
         self.embedder = embedder if embedder is not None else load_embedder(settings.embedding)
         if settings.search.blas_threads:

@@ -8,6 +8,7 @@ from typing import Any
 
 import apsw
 
+from signet_pipeline.store.agents import READ_POLICY_SQL
 from signet_pipeline.store.db import Row, one, rows, scalar
 from signet_pipeline.timeutil import now_iso
 
@@ -35,8 +36,8 @@ DECAYED_IMPORTANCE_SQL = (
 
 @dataclass
 class MemoryFilter:
-    """Read filters shared by recall, search and listing. Visibility: a private memory is
-    returned only to its own agent; archived ones to nobody but their agent."""
+    """Read filters shared by recall, search and listing. What the agent may see follows its
+    read policy (store/agents.py): its own memories (not archived) and, by policy, global ones."""
 
     agent_id: str = "default"
     types: list[str] = field(default_factory=list)
@@ -59,7 +60,7 @@ class MemoryFilter:
                     or self.since or self.until or self.project or self.source_type)
 
     def sql(self) -> tuple[str, dict[str, Any]]:
-        clauses = ["m.is_deleted = 0", "(m.visibility = 'global' OR (m.agent_id = :agent_id AND m.visibility <> 'archived'))"]
+        clauses = ["m.is_deleted = 0", READ_POLICY_SQL]
         params: dict[str, Any] = {"agent_id": self.agent_id}
         if not self.include_superseded:
             clauses.append("m.superseded_by IS NULL")
