@@ -46,6 +46,9 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/api/repair/dedup-stats"): "operator", ("GET", "/api/repair/embedding-gaps"): "operator",
     ("GET", "/api/analytics/usage"): "analytics", ("GET", "/api/analytics/errors"): "analytics",
     ("GET", "/api/analytics/latency"): "analytics",
+    ("POST", "/api/documents"): "documents", ("GET", "/api/documents"): "documents",
+    ("GET", "/api/documents/{document_id}"): "documents", ("GET", "/api/documents/{document_id}/chunks"): "documents",
+    ("DELETE", "/api/documents/{document_id}"): "documents",
 }
 # Sliding-window limits per actor and operation (spec: forget 30/min, modify 60/min, batch forget 5/min).
 RATE_LIMITS: dict[tuple[str, str], tuple[str, int]] = {

@@ -225,6 +225,21 @@ class EmbeddingTrackerConfig(_Section):
     batch_size: int = Field(8, ge=1, le=20)
 
 
+class DocumentsConfig(_Section):
+    """Document ingest (spec "Document Ingest"): chunk windows and the URL fetch size cap."""
+
+    worker_interval_ms: int = Field(10_000, ge=1_000, le=300_000, description="sensor interval")
+    chunk_size: int = Field(2_000, ge=200, le=50_000, description="characters per chunk")
+    chunk_overlap: int = Field(200, ge=0, le=10_000, description="characters a chunk shares with the previous")
+    max_content_bytes: int = Field(10_485_760, ge=1_024, le=104_857_600)
+
+    @model_validator(mode="after")
+    def _overlap(self) -> "DocumentsConfig":
+        if self.chunk_overlap >= self.chunk_size:
+            raise ValueError("chunkOverlap must be smaller than chunkSize")
+        return self
+
+
 class PipelineV2Config(_Section):
     enabled: bool = True
     shadow_mode: bool = False
@@ -244,6 +259,7 @@ class PipelineV2Config(_Section):
     retention: RetentionConfig = RetentionConfig()
     hints: HintsConfig = HintsConfig()
     embedding_tracker: EmbeddingTrackerConfig = EmbeddingTrackerConfig()
+    documents: DocumentsConfig = DocumentsConfig()
 
     @property
     def graph_on(self) -> bool:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dagster as dg
 
+from signet_pipeline.assets.documents import document_ingest
 from signet_pipeline.assets.embeddings import embedding_backfill, embedding_backfill_job, embedding_refresh, \
     embedding_refresh_job, embedding_refresh_sensor
 from signet_pipeline.assets.extraction import BATCH_IO, derived_facts, memory_decisions, memory_extractions, \
@@ -18,21 +19,22 @@ from signet_pipeline.assets.maintenance import maintenance_cycle, retention_swee
 from signet_pipeline.assets.projection import embedding_projection, projection_job, projection_refresh_schedule, \
     projection_request_sensor
 from signet_pipeline.checks import DIAGNOSTIC_CHECKS, derived_facts_provenance
-from signet_pipeline.jobs import classify_entities_job, communities_job, extract_memories_job, hints_job, \
-    maintenance_job, retention_job
+from signet_pipeline.jobs import classify_entities_job, communities_job, documents_job, extract_memories_job, \
+    hints_job, maintenance_job, retention_job
 from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
 from signet_pipeline.schedules import communities_schedule, maintenance_schedule, retention_schedule
-from signet_pipeline.sensors import extract_jobs_sensor, hints_jobs_sensor, structural_jobs_sensor
+from signet_pipeline.sensors import document_jobs_sensor, extract_jobs_sensor, hints_jobs_sensor, \
+    structural_jobs_sensor
 
 defs = dg.Definitions(
     assets=[memory_extractions, memory_decisions, derived_facts, reextracted_facts, entity_communities,
             entity_structure, memory_hints, retention_sweep, maintenance_cycle, embedding_projection,
-            embedding_refresh, embedding_backfill],
+            embedding_refresh, embedding_backfill, document_ingest],
     asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
     jobs=[extract_memories_job, communities_job, classify_entities_job, hints_job, retention_job, maintenance_job,
-          projection_job, embedding_refresh_job, embedding_backfill_job],
+          projection_job, embedding_refresh_job, embedding_backfill_job, documents_job],
     sensors=[extract_jobs_sensor, structural_jobs_sensor, hints_jobs_sensor, projection_request_sensor,
-             embedding_refresh_sensor],
+             embedding_refresh_sensor, document_jobs_sensor],
     schedules=[communities_schedule, retention_schedule, maintenance_schedule, projection_refresh_schedule],
     resources={
         "signet": SignetStoreResource(embedder=EmbedderResource()),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dagster as dg
 
+from signet_pipeline.assets.documents import document_ingest
 from signet_pipeline.assets.extraction import derived_facts, memory_decisions, memory_extractions
 from signet_pipeline.assets.graph import entity_communities, entity_structure
 from signet_pipeline.assets.hints import memory_hints
@@ -20,6 +21,12 @@ hints_job = dg.define_asset_job(
     "generate_hints", selection=dg.AssetSelection.assets(memory_hints),
     description="One batch of `prospective_index` jobs: hint questions per memory. Launched by hints_jobs_sensor; "
                 "launch it by hand with an empty job_ids to drain the oldest due jobs.",
+)
+
+documents_job = dg.define_asset_job(
+    "ingest_documents", selection=dg.AssetSelection.assets(document_ingest),
+    description="One batch of `document_ingest` jobs: fetch or read, chunk, write chunk memories. Launched by "
+                "document_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
 )
 
 communities_job = dg.define_asset_job(

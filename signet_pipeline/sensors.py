@@ -1,7 +1,8 @@
 """Sensors: the queue in memory_jobs becomes Dagster runs (plan in pipeline/batching.py).
 
 One factory, one sensor per job type: `extract` jobs -> extract_memories runs, `structural_classify`
-jobs -> classify_entities runs, `prospective_index` jobs -> generate_hints runs. Each tick also reaps
+jobs -> classify_entities runs, `prospective_index` jobs -> generate_hints runs, `document_ingest`
+jobs -> ingest_documents runs. Each tick also reaps
 stale leases of its job type.
 """
 
@@ -12,9 +13,9 @@ import dagster as dg
 
 from signet_pipeline.config import PipelineV2Config, load_settings
 from signet_pipeline.errors import ConfigError
-from signet_pipeline.jobs import classify_entities_job, extract_memories_job, hints_job
+from signet_pipeline.jobs import classify_entities_job, documents_job, extract_memories_job, hints_job
 from signet_pipeline.pipeline.batching import plan_runs
-from signet_pipeline.pipeline.queue import EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, JobQueue
+from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, JobQueue
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.timeutil import to_iso
@@ -95,4 +96,11 @@ hints_jobs_sensor = queue_sensor(
     poll_ms=lambda pipeline: pipeline.hints.poll,
     description="Watches memory_jobs for due `prospective_index` jobs (enqueued on write while hints.enabled) and "
                 "requests one generate_hints run per batch; reaps their stale leases.",
+)
+
+document_jobs_sensor = queue_sensor(
+    name="document_jobs_sensor", job_type=DOCUMENT_INGEST, job=documents_job, first_asset="document_ingest",
+    poll_ms=lambda pipeline: pipeline.documents.worker_interval_ms,
+    description="Watches memory_jobs for due `document_ingest` jobs (queued by POST /api/documents) and requests "
+                "one ingest_documents run per batch; reaps their stale leases.",
 )

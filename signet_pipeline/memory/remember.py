@@ -131,9 +131,10 @@ def remember(svc: MemoryService, req: RememberRequest, actor: Actor = Actor()) -
 
 
 def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor = Actor(),
-                  *, chunk_size: int = 256) -> list[RememberResult]:
+                  *, chunk_size: int = 256, pipeline_jobs: bool = True) -> list[RememberResult]:
     """Remember several memories: one embedding call and one write transaction per chunk.
-    Results are in request order; duplicates (also within the batch) come back `deduped`."""
+    Results are in request order; duplicates (also within the batch) come back `deduped`.
+    `pipeline_jobs=False` writes no extraction or hints jobs (document chunks)."""
     pipeline = svc.settings.pipeline
     if pipeline.mutations_frozen:
         raise MutationsFrozen("writes are disabled (memory.pipelineV2.mutationsFrozen)")
@@ -143,11 +144,11 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
         reader = svc.db.reader()
         fresh = [p for p in prepared if _existing(reader, p.req, p.content.content_hash) is None]
         _embed(svc, fresh)  # before taking the write lock: no provider call inside a write tx
-        results.extend(_write(svc, prepared, actor))
+        results.extend(_write(svc, prepared, actor, pipeline_jobs))
     return results
 
 
-def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor) -> list[RememberResult]:
+def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor, pipeline_jobs: bool) -> list[RememberResult]:
     pipeline = svc.settings.pipeline
     out: list[RememberResult | Row] = []
     with svc.db.write() as conn:
@@ -170,6 +171,6 @@ def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor) -> list[R
             if pipeline.graph_on:
                 link_memory(conn, memory_id=values["id"], content=values["content"], agent_id=values["agent_id"],
                             now=now)
-            job_id = enqueue_for_new_memory(conn, pipeline, memory_id=values["id"], now=now)
+            job_id = enqueue_for_new_memory(conn, pipeline, memory_id=values["id"], now=now) if pipeline_jobs else None
             out.append(_result(values, embedded=values["embedding_model"] is not None, deduped=False, job_id=job_id))
     return [r if isinstance(r, RememberResult) else _deduped(svc, r) for r in out]

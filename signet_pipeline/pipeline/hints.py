@@ -14,7 +14,7 @@ def run_hint_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
                   ids: list[int] | None = None) -> JobBatch[HintsReport]:
     cfg = svc.settings.pipeline
     return run_queue_jobs(
-        svc.db, queue, llm, PROSPECTIVE_INDEX, limit=limit, ids=ids, target="memory_id",
+        svc.db, queue, (llm.name, llm.model), PROSPECTIVE_INDEX, limit=limit, ids=ids, target="memory_id",
         concurrency=cfg.worker.concurrency,
         work=lambda job: generate_hints(svc, llm, job["memory_id"] or "", limit=cfg.hints.max,
                                         timeout=cfg.hints.timeout / 1000),

@@ -1,5 +1,5 @@
 """Running a batch of queue jobs whose work is one provider call each (structural classification,
-hints): lease, do each job (on a small thread pool when `concurrency` > 1: HTTP calls overlap),
+hints, document ingest): lease, do each job (on a small thread pool when `concurrency` > 1: HTTP calls overlap),
 complete it with its report or fail it (retry with backoff, dead at max attempts), and write the
 provider outcomes for the diagnostics once, after every call."""
 
@@ -14,7 +14,6 @@ from typing import Any, Generic, TypeVar
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.pipeline.provider_health import ProviderCalls
 from signet_pipeline.pipeline.queue import JobQueue
-from signet_pipeline.providers.llm import Llm
 from signet_pipeline.store.db import Database, Row
 
 R = TypeVar("R")
@@ -28,11 +27,12 @@ class JobBatch(Generic[R]):
     llm_ms: list[float] = field(default_factory=list)
 
 
-def run_queue_jobs(db: Database, queue: JobQueue, llm: Llm, job_type: str, *, limit: int, ids: list[int] | None,
-                   work: Callable[[Row], R], result: Callable[[R], dict[str, Any]], target: str,
+def run_queue_jobs(db: Database, queue: JobQueue, provider: tuple[str, str], job_type: str, *, limit: int,
+                   ids: list[int] | None, work: Callable[[Row], R], result: Callable[[R], dict[str, Any]], target: str,
                    concurrency: int = 1) -> JobBatch[R]:
     """`work(job)` makes the provider call (raising ProviderError to retry the job); `result(report)`
-    is stored on the completed job; `target` names the job's column shown in failures."""
+    is stored on the completed job; `target` names the job's column shown in failures; `provider`
+    (name, model) is what the outcomes are recorded under."""
     batch: JobBatch[R] = JobBatch()
     calls = ProviderCalls()
 
@@ -56,5 +56,5 @@ def run_queue_jobs(db: Database, queue: JobQueue, llm: Llm, job_type: str, *, li
     else:
         for job in jobs:
             one(job)
-    calls.flush(db, provider=llm.name, model=llm.model)
+    calls.flush(db, provider=provider[0], model=provider[1])
     return batch

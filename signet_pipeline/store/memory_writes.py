@@ -26,10 +26,19 @@ def update(conn: apsw.Connection, memory_id: str, fields: dict[str, Any], *, now
 
 
 def soft_delete(conn: apsw.Connection, memory_id: str, *, now: str, actor: str) -> int:
-    return int(scalar(conn, "UPDATE memories SET is_deleted = 1, deleted_at = :now, updated_at = :now, "
-                            "updated_by = :actor, version = version + 1, update_count = update_count + 1 "
-                            "WHERE id = :id AND is_deleted = 0 RETURNING version",
-                      {"now": now, "actor": actor, "id": memory_id}))
+    version = soft_delete_if_live(conn, memory_id, now=now, actor=actor)
+    if version is None:
+        raise ValueError(f"memory {memory_id} is not live")
+    return version
+
+
+def soft_delete_if_live(conn: apsw.Connection, memory_id: str, *, now: str, actor: str) -> int | None:
+    """Tombstone the memory; its new version, or None when it was already deleted or is gone."""
+    found = scalar(conn, "UPDATE memories SET is_deleted = 1, deleted_at = :now, updated_at = :now, "
+                         "updated_by = :actor, version = version + 1, update_count = update_count + 1 "
+                         "WHERE id = :id AND is_deleted = 0 RETURNING version",
+                   {"now": now, "actor": actor, "id": memory_id})
+    return int(found) if found is not None else None
 
 
 def recover(conn: apsw.Connection, memory_id: str, *, now: str, actor: str) -> int:

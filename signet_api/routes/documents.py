@@ -1,0 +1,47 @@
+"""Documents (architecture.txt API table): queue a URL or a text for ingest, follow its status,
+read its chunks, delete it."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Path, Query, Request
+
+from signet_api.deps import actor, reading_agent, service
+from signet_pipeline.memory import documents
+from signet_pipeline.memory.documents import DocumentRequest
+from signet_pipeline.memory.remember import Actor
+from signet_pipeline.memory.service import MemoryService
+
+router = APIRouter(tags=["documents"])
+Service = Annotated[MemoryService, Depends(service)]
+DocumentId = Annotated[str, Path(min_length=1, max_length=100)]
+Status = Literal["queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"]
+
+
+@router.post("/api/documents", status_code=202, summary="Queue a URL or a text for ingest (chunked into memories)")
+def create_route(request: Request, body: DocumentRequest, svc: Service) -> dict[str, Any]:
+    return documents.create(svc, body, agent_id=reading_agent(request, body.agent_id))
+
+
+@router.get("/api/documents", summary="Documents, newest first")
+def list_route(request: Request, svc: Service, status: Status | None = None,
+               limit: Annotated[int, Query(ge=1, le=500)] = 50,
+               offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> dict[str, Any]:
+    return documents.page(svc, agent_id=reading_agent(request), status=status, limit=limit, offset=offset)
+
+
+@router.get("/api/documents/{document_id}", summary="One document and its ingest status")
+def get_route(request: Request, document_id: DocumentId, svc: Service) -> dict[str, Any]:
+    return documents.get(svc, document_id, agent_id=reading_agent(request))
+
+
+@router.get("/api/documents/{document_id}/chunks", summary="The memories a document was chunked into")
+def chunks_route(request: Request, document_id: DocumentId, svc: Service) -> dict[str, Any]:
+    return documents.chunks(svc, document_id, agent_id=reading_agent(request))
+
+
+@router.delete("/api/documents/{document_id}", summary="Delete a document; its chunk memories are soft-deleted")
+def delete_route(request: Request, document_id: DocumentId, svc: Service,
+                 who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
+    return documents.delete(svc, document_id, agent_id=reading_agent(request), actor=who)

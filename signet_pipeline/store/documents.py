@@ -1,0 +1,86 @@
+"""SQL for documents and document_memories."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import apsw
+
+from signet_pipeline.store.db import Row, one, rows, scalar
+from signet_pipeline.store.agents import READ_POLICY_SQL
+
+_COLUMNS = ("id", "source_url", "source_type", "content_type", "title", "status", "error", "chunk_count",
+            "memory_count", "agent_id", "visibility", "project", "created_at", "updated_at", "completed_at")
+_SELECT = ", ".join(f"d.{c}" for c in _COLUMNS) + ", length(d.raw_content) AS content_length"
+
+
+def insert(conn: apsw.Connection, values: dict[str, Any]) -> None:
+    names = list(values)
+    conn.execute(f"INSERT INTO documents({', '.join(names)}) VALUES ({', '.join(':' + n for n in names)})", values)
+
+
+def get(conn: apsw.Connection, document_id: str) -> Row | None:
+    return one(conn, f"SELECT {_SELECT} FROM documents d WHERE d.id = ?", (document_id,))
+
+
+def source(conn: apsw.Connection, document_id: str) -> Row | None:
+    """What ingest works from: the URL or the raw content, and who the chunks belong to."""
+    return one(conn, "SELECT id, source_url, source_type, raw_content, title, status, agent_id, visibility, project "
+                     "FROM documents WHERE id = ?", (document_id,))
+
+
+def _visible(agent_id: str) -> tuple[str, dict[str, Any]]:
+    # The memories' read policy (documents carry agent_id and visibility too; `m` is its alias).
+    return READ_POLICY_SQL, {"agent_id": agent_id}
+
+
+def visible(conn: apsw.Connection, document_id: str, agent_id: str) -> Row | None:
+    where, params = _visible(agent_id)
+    params["id"] = document_id
+    return one(conn, f"SELECT {_SELECT.replace('d.', 'm.')} FROM documents m WHERE m.id = :id AND {where}", params)
+
+
+def page(conn: apsw.Connection, agent_id: str, *, status: str | None, limit: int, offset: int) -> tuple[list[Row], int]:
+    where, params = _visible(agent_id)
+    if status:
+        where += " AND m.status = :status"
+        params["status"] = status
+    params.update(limit=limit, offset=offset)
+    found = rows(conn, f"SELECT {_SELECT.replace('d.', 'm.')} FROM documents m WHERE {where} "
+                       "ORDER BY m.created_at DESC, m.id LIMIT :limit OFFSET :offset", params)
+    total = int(scalar(conn, f"SELECT count(*) FROM documents m WHERE {where}", params) or 0)
+    return found, total
+
+
+def set_status(conn: apsw.Connection, document_id: str, status: str, *, now: str, error: str | None = None,
+               **fields: Any) -> None:
+    allowed = {"title", "content_type", "content_hash", "chunk_count", "memory_count", "completed_at"}
+    extra = {k: v for k, v in fields.items() if k in allowed}
+    sets = "".join(f", {k} = :{k}" for k in extra)
+    conn.execute(f"UPDATE documents SET status = :status, error = :error, updated_at = :now{sets} WHERE id = :id",
+                 {"status": status, "error": error, "now": now, "id": document_id, **extra})
+
+
+def link(conn: apsw.Connection, document_id: str, memory_ids: list[tuple[int, str]]) -> int:
+    """(chunk index, memory id) links; returns how many are new."""
+    return len(list(conn.execute(
+        "INSERT INTO document_memories(document_id, memory_id, chunk_index) "
+        "SELECT ?, json_extract(value, '$[1]'), json_extract(value, '$[0]') FROM json_each(?) "
+        "WHERE true ON CONFLICT DO NOTHING RETURNING 1", (document_id, json.dumps(memory_ids)))))
+
+
+def chunks(conn: apsw.Connection, document_id: str) -> list[Row]:
+    return rows(conn, "SELECT dm.chunk_index, m.id, m.content, m.is_deleted FROM document_memories dm "
+                      "JOIN memories m ON m.id = dm.memory_id WHERE dm.document_id = ? ORDER BY dm.chunk_index",
+                (document_id,))
+
+
+def linked_memory_ids(conn: apsw.Connection, document_id: str) -> list[str]:
+    return [r[0] for r in conn.execute("SELECT memory_id FROM document_memories WHERE document_id = ?",
+                                       (document_id,))]
+
+
+def delete(conn: apsw.Connection, document_id: str) -> bool:
+    conn.execute("DELETE FROM document_memories WHERE document_id = ?", (document_id,))
+    return bool(list(conn.execute("DELETE FROM documents WHERE id = ? RETURNING 1", (document_id,))))
