@@ -79,10 +79,15 @@ def test_confirmed_aspects_gain_weight_once_per_session(client, svc, planted):
     start(client, sessionKey="s2", context="Nicholai preferences")
     # A later keyword search of the session hits the injected preference; the session key also
     # arrives as a header from some clients.
-    hits = recall(client, "dark mode editor", sessionKey="s2")["results"]
-    assert hits[0]["id"] == planted["pref"] and hits[0]["source"] in ("keyword", "hybrid")
-    via_header = client.post("/api/memory/recall", json={"query": "dark mode"}, headers={"x-signet-session-key": "s2"})
+    # The session was given it at start, so the answer leaves it out (the ledger), and the
+    # full-text match still counts as a confirmation.
+    hits = recall(client, "dark mode editor", sessionKey="s2")
+    assert planted["pref"] not in {h["id"] for h in hits["results"]} and hits["meta"]["dedupe"]["suppressed"] == 1
+    # A repeat comes back only when asked for, marked as such.
+    via_header = client.post("/api/memory/recall", json={"query": "dark mode", "includeRecalled": True},
+                             headers={"x-signet-session-key": "s2"})
     assert via_header.json()["results"][0]["id"] == planted["pref"]
+    assert via_header.json()["results"][0]["already_recalled"] is True
     assert q(svc, "SELECT fts_hit_count FROM session_memories WHERE session_key = 's2' AND memory_id = ?",
              planted["pref"]) == [(2,)]
 

@@ -11,6 +11,7 @@ them (memory/aspect_feedback.py runs at session end).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
@@ -27,6 +28,7 @@ from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
 PINNED_MAX = 20
+MAX_TRANSCRIPT_BYTES = 20 * 1024 * 1024
 HEADER = "[signet memory]"
 ELLIPSIS = "…"
 
@@ -91,6 +93,7 @@ class SessionStartResult(BaseModel):
 class SessionEndResult(BaseModel):
     memoriesSaved: int
     sessionKey: str | None = None
+    transcriptSaved: bool = False
     feedback: dict[str, int | bool] | None = None
 
 
@@ -151,21 +154,44 @@ def session_start(svc: MemoryService, req: SessionStartRequest) -> SessionStartR
                                  project=req.project, now=now)
             sessions_store.record_injected(conn, session_key=req.session_key, agent_id=req.agent_id,
                                            memory_ids=[m.id for m in injected], now=now)
+            epoch = sessions_store.context_epoch(conn, req.session_key, req.agent_id)
+            sessions_store.record_given(conn, req.session_key, req.agent_id, epoch, [m.id for m in injected], now)
     return SessionStartResult(inject=inject, sessionKey=req.session_key, memories=injected)
 
 
-def session_end(svc: MemoryService, req: SessionEndRequest) -> SessionEndResult:
+def read_transcript(req: SessionEndRequest, *, read_files: bool) -> str | None:
+    """The transcript sent inline, else the file at transcriptPath — read only for a trusted local
+    caller (a remote one could name any file on this machine) and only up to MAX_TRANSCRIPT_BYTES."""
+    if req.transcript and req.transcript.strip():
+        return req.transcript
+    if not req.transcript_path or not read_files:
+        return None
+    path = Path(req.transcript_path).expanduser()
+    try:
+        if not path.is_file() or path.stat().st_size > MAX_TRANSCRIPT_BYTES:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace") or None
+    except OSError:
+        return None
+
+
+def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool = False) -> SessionEndResult:
     """End the session once: aspect feedback runs on the call that ends it, never again for a
-    repeated session-end. (Transcript ingestion is not part of this hook yet.)"""
+    repeated session-end; the transcript is kept losslessly (recall `expand` attaches it to the
+    session's memories). Extracting memories from the transcript is not done yet (memoriesSaved 0)."""
     harness = req.require_harness()
     key = req.key
     if not key:
         return SessionEndResult(memoriesSaved=0)
+    transcript = read_transcript(req, read_files=read_files)  # before the write transaction
     now = now_iso()
     feedback = None
     with svc.db.write() as conn:  # ending and feedback commit together: feedback runs exactly once
+        if transcript:
+            sessions_store.save_transcript(conn, session_key=key, content=transcript, harness=harness,
+                                           project=None, agent_id=req.agent_id, now=now)
         if sessions_store.end(conn, session_key=key, agent_id=req.agent_id, harness=harness, reason=req.reason,
                               now=now):
             feedback = apply_session_feedback(svc.db, session_key=key, agent_id=req.agent_id,
                                               cfg=svc.settings.pipeline.feedback, now=now).as_dict()
-    return SessionEndResult(memoriesSaved=0, sessionKey=key, feedback=feedback)
+    return SessionEndResult(memoriesSaved=0, sessionKey=key, transcriptSaved=bool(transcript), feedback=feedback)

@@ -108,6 +108,7 @@ class RecallRequest(_Request):
     agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
     session_key: str | None = _alias("sessionKey", "session_key")
     include_recalled: bool = Field(False, validation_alias=AliasChoices("includeRecalled", "include_recalled"))
+    expand: bool = Field(False, description="attach the transcript of the session a result came from")
     min_score: float | None = Field(None, ge=0.0, le=1.0, validation_alias=AliasChoices("min_score", "minScore"))
     alpha: float | None = Field(None, ge=0.0, le=1.0)
 
@@ -158,6 +159,7 @@ class RecallHit(BaseModel):
     subject_id: str
     supplementary: bool = False
     already_recalled: bool = False
+    transcript: str | None = None  # with `expand`: the session's transcript (first 4,000 characters)
 
 
 class RecallResult(BaseModel):

@@ -1,5 +1,5 @@
 """Hooks inside a session (wire-contract.md): user-prompt-submit injects what recall finds for the
-prompt (memories the session already holds are not repeated), pre-compaction hands the harness
+prompt (the session's context ledger keeps out what it was given already), pre-compaction hands the harness
 the instructions for its summary, and compaction-complete keeps that summary as a memory."""
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from signet_pipeline.memory.models import RecallRequest, RememberRequest
 from signet_pipeline.memory.recall import recall
 from signet_pipeline.memory.remember import Actor, remember
 from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.memory.session_context import start_new_epoch
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.timeutil import now_iso
 
@@ -82,10 +83,10 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSu
     prompt, hooks = req.prompt, svc.settings.hooks
     if len(prompt.split()) < MIN_PROMPT_WORDS:
         return PromptSubmitResult(inject="", memories=[])
+    # With the session key, recall leaves out what the session was given already (its ledger).
     found = recall(svc, RecallRequest(query=prompt[:10_000], limit=hooks.prompt_limit, agent_id=req.agent_id,
                                       min_score=hooks.prompt_min_score, session_key=req.session_key))
-    held = sessions_store.injected_memories(svc.db.reader(), req.session_key) if req.session_key else set()
-    fresh = [InjectedMemory(id=h.id, content=h.content, source="recall") for h in found.results if h.id not in held]
+    fresh = [InjectedMemory(id=h.id, content=h.content, source="recall") for h in found.results]
     inject, injected = compose(fresh, hooks.prompt_budget_chars)
     if req.session_key and injected:
         with svc.db.write() as conn:
@@ -107,4 +108,6 @@ def compaction_complete(svc: MemoryService, req: CompactionCompleteRequest, acto
     saved = remember(svc, RememberRequest(content=req.summary, type=SUMMARY_TYPE, who=harness, project=req.project,
                                           agentId=req.agent_id, sourceType="compaction", sourceId=req.session_key,
                                           sessionId=req.session_key), actor)
+    if req.session_key:  # the harness's context was replaced by the summary: recall may repeat itself again
+        start_new_epoch(svc, req.session_key, req.agent_id)
     return CompactionCompleteResult(success=True, memoryId=saved.id)

@@ -43,6 +43,7 @@ from signet_pipeline.memory.dampening import Candidate, dampen
 from signet_pipeline.memory.graph_recall import Traversal, boost_ids, traverse
 from signet_pipeline.memory.hubness import dampen_hubs
 from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.memory.session_context import Ledger, transcripts_for
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
@@ -321,15 +322,30 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening, set(trav.focal)) if use_graph else {}
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
     ranked = rank(fused, limit=limit, min_score=min_score, graph_slots=graph_slots)
+    ledger = Ledger.load(svc, req.session_key, flt.agent_id) if options.track_access else Ledger(None, flt.agent_id)
+    # Full-text matches in the unsuppressed ranking confirm injected memories (aspect feedback),
+    # also when the session ledger keeps them out of this answer.
+    keyword_matched = [mid for _, src, mid in ranked if src in ("keyword", "hybrid")]
+    suppressed = [mid for _, _, mid in ranked if mid in ledger.given]
+    if suppressed and not req.include_recalled:  # the session was given these already: rank without them
+        ranked = rank({m: c for m, c in fused.items() if m not in ledger.given}, limit=limit, min_score=min_score,
+                      graph_slots=graph_slots)
     if pipeline.reranker.enabled and raw_cosines:
         ranked = rerank(ranked, raw_cosines, pipeline.reranker)
     hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
+    for hit in hits:
+        hit.already_recalled = hit.id in ledger.given
+    if req.expand:
+        expanded = transcripts_for(svc, [rows[h.id] for h in hits], flt.agent_id)
+        for hit in hits:
+            hit.transcript = expanded.get(hit.id)
     watch.lap("final_rank")
 
     if options.track_access:
         svc.access.record([h.id for h in hits])
+        ledger.record(svc, [h.id for h in hits])
         if req.session_key:
-            count_session_fts_hits(svc, req.session_key, [h.id for h in hits if h.source in ("keyword", "hybrid")])
+            count_session_fts_hits(svc, req.session_key, keyword_matched)
     return RecallResult(
         results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",
         meta={
@@ -339,6 +355,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
                       "constraints": len(trav.constraints),
                       "timedOut": trav.timed_out, "boosted": len(boosted & fused.keys()), "dampening": dampened},
             "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
-            "dedupe": {"enabled": False, "contextEpoch": 0, "suppressed": 0, "repeatedReturned": 0},
+            "dedupe": {"enabled": ledger.enabled, "contextEpoch": ledger.epoch,
+                       "suppressed": 0 if req.include_recalled else len(suppressed),
+                       "repeatedReturned": sum(h.already_recalled for h in hits)},
         },
     )

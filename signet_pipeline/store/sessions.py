@@ -42,12 +42,6 @@ def record_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, m
     )
 
 
-def injected_memories(conn: apsw.Connection, session_key: str) -> set[str]:
-    """Memories the session has been given already (at start or with an earlier prompt)."""
-    return {r[0] for r in conn.execute(
-        "SELECT memory_id FROM session_memories WHERE session_key = ? AND was_injected = 1", (session_key,))}
-
-
 def record_prompt_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, memory_ids: list[str],
                            now: str) -> None:
     """Memories a prompt hook injected, ranked after everything the session already holds."""
@@ -119,3 +113,46 @@ def forget_memories(conn: apsw.Connection, memory_ids: list[str]) -> int:
     return len(list(conn.execute(
         "DELETE FROM session_memories WHERE memory_id IN (SELECT value FROM json_each(?)) RETURNING 1",
         (json.dumps(memory_ids),))))
+
+
+# -- context ledger and transcripts (0014) ------------------------------------------------------
+
+def context_epoch(conn: apsw.Connection, session_key: str, agent_id: str) -> int:
+    return int(scalar(conn, "SELECT context_epoch FROM session_context WHERE session_key = ? AND agent_id = ?",
+                      (session_key, agent_id)) or 0)
+
+
+def next_epoch(conn: apsw.Connection, session_key: str, agent_id: str, now: str) -> int:
+    """A new context (the harness compacted its window): earlier results may be given again."""
+    return int(scalar(conn, "INSERT INTO session_context(session_key, agent_id, context_epoch, updated_at) "
+                            "VALUES (?, ?, 1, ?) ON CONFLICT(session_key, agent_id) DO UPDATE SET "
+                            "context_epoch = context_epoch + 1, updated_at = excluded.updated_at "
+                            "RETURNING context_epoch", (session_key, agent_id, now)))
+
+
+def given(conn: apsw.Connection, session_key: str, agent_id: str, epoch: int) -> set[str]:
+    return {r[0] for r in conn.execute(
+        "SELECT memory_id FROM session_recalls WHERE session_key = ? AND agent_id = ? AND context_epoch = ?",
+        (session_key, agent_id, epoch))}
+
+
+def record_given(conn: apsw.Connection, session_key: str, agent_id: str, epoch: int, memory_ids: list[str],
+                 now: str) -> None:
+    conn.executemany("INSERT INTO session_recalls(session_key, agent_id, context_epoch, memory_id, first_at) "
+                     "VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                     [(session_key, agent_id, epoch, mid, now) for mid in memory_ids])
+
+
+def save_transcript(conn: apsw.Connection, *, session_key: str, content: str, harness: str | None,
+                    project: str | None, agent_id: str, now: str) -> None:
+    conn.execute("INSERT INTO session_transcripts(session_key, content, harness, project, agent_id, created_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET content = excluded.content, "
+                 "harness = excluded.harness, project = coalesce(excluded.project, session_transcripts.project)",
+                 (session_key, content, harness, project, agent_id, now))
+
+
+def transcripts(conn: apsw.Connection, session_keys: list[str], agent_id: str) -> dict[str, str]:
+    """Transcripts of these sessions that belong to the agent."""
+    marks = ", ".join("?" * len(session_keys))
+    return dict(conn.execute(f"SELECT session_key, content FROM session_transcripts WHERE session_key IN ({marks}) "
+                             "AND agent_id = ?", (*session_keys, agent_id))) if session_keys else {}

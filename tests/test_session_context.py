@@ -1,0 +1,59 @@
+"""The session context ledger (no repeats within a context epoch, includeRecalled, compaction
+starts a new epoch), transcripts kept at session end, and recall `expand`."""
+
+from fastapi.testclient import TestClient
+
+from signet_api.app import create_app
+from tests.conftest import remember
+
+
+def recall(client, query, **body):
+    return client.post("/api/memory/recall", json={"query": query, **body}).json()
+
+
+def test_a_session_is_not_given_the_same_memory_twice_in_one_epoch(client):
+    target = remember(client, "The VPN config lives in the ops repository")["id"]
+    first = recall(client, "where is the VPN config", sessionKey="k1")
+    assert first["results"][0]["id"] == target and first["meta"]["dedupe"]["enabled"] is True
+    again = recall(client, "VPN config ops repository", sessionKey="k1")
+    assert target not in {r["id"] for r in again["results"]} and again["meta"]["dedupe"]["suppressed"] == 1
+    repeat = recall(client, "VPN config", sessionKey="k1", includeRecalled=True)
+    assert repeat["results"][0]["id"] == target and repeat["results"][0]["already_recalled"] is True
+    assert repeat["meta"]["dedupe"]["repeatedReturned"] == 1
+    assert recall(client, "VPN config", sessionKey="k2")["results"][0]["id"] == target  # another session
+    assert recall(client, "VPN config")["results"][0]["id"] == target  # sessionless: unchanged
+    # Compaction: a new epoch, the harness lost its context, so the memory may come back.
+    client.post("/api/hooks/compaction-complete", json={"harness": "claude-code", "sessionKey": "k1",
+                                                        "summary": "We looked for the VPN config."})
+    after = recall(client, "VPN config ops repository", sessionKey="k1")
+    assert after["meta"]["dedupe"]["contextEpoch"] == 1
+    assert target in {r["id"] for r in after["results"]}
+
+
+def test_session_end_keeps_the_transcript_and_recall_expands_it(client):
+    memory = remember(client, "Deploy window moved to Wednesday", sessionId="sess-7")["id"]
+    ended = client.post("/api/hooks/session-end", json={
+        "harness": "claude-code", "sessionKey": "sess-7",
+        "transcript": "user: can we move the deploy window?\nassistant: moved to Wednesday."}).json()
+    assert ended["transcriptSaved"] is True and ended["memoriesSaved"] == 0
+    plain = recall(client, "deploy window")["results"][0]
+    assert plain["id"] == memory and plain["transcript"] is None
+    expanded = recall(client, "deploy window", expand=True)["results"][0]
+    assert expanded["transcript"].startswith("user: can we move the deploy window?")
+
+
+def test_transcript_files_are_read_only_for_trusted_callers(make_service, tmp_path):
+    transcript = tmp_path / "session.jsonl"
+    transcript.write_text('{"role": "user", "content": "remember the rollback steps"}\n')
+    body = {"harness": "claude-code", "sessionKey": "file-1", "transcriptPath": str(transcript)}
+    local = make_service()
+    with TestClient(create_app(service=local)) as client:
+        assert client.post("/api/hooks/session-end", json=body).json()["transcriptSaved"] is True
+    hybrid = make_service(auth={"mode": "hybrid"})
+    from signet_pipeline.auth.tokens import issue, load_or_create_secret
+
+    token = issue(load_or_create_secret(hybrid.settings.auth_secret_path), sub="remote", role="agent", ttl_s=60)[0]
+    with TestClient(create_app(service=hybrid), client=("10.9.8.7", 4000)) as remote:
+        answer = remote.post("/api/hooks/session-end", json={**body, "sessionKey": "file-2"},
+                             headers={"authorization": f"Bearer {token}"}).json()
+    assert answer["transcriptSaved"] is False  # a remote caller may not make the server read its files
