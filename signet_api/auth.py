@@ -38,6 +38,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/hooks/user-prompt-submit"): "recall", ("POST", "/api/hooks/pre-compaction"): "remember",
     ("POST", "/api/hooks/compaction-complete"): "remember", ("POST", "/api/hooks/remember"): "remember",
     ("POST", "/api/hooks/recall"): "recall",
+    ("GET", "/api/checkpoints"): "recall", ("GET", "/api/checkpoints/{session_key}"): "recall",
     ("GET", "/api/embeddings"): "recall", ("GET", "/api/embeddings/status"): "recall",
     ("GET", "/api/embeddings/health"): "recall", ("GET", "/api/embeddings/projection"): "recall",
     ("GET", "/api/diagnostics"): "diagnostics", ("GET", "/api/diagnostics/{domain}"): "diagnostics",

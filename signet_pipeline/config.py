@@ -198,6 +198,7 @@ class RetentionConfig(_Section):
     history_retention_days: float = Field(180.0, ge=0.0, le=36_500.0)
     completed_job_retention_days: float = Field(14.0, ge=0.0, le=36_500.0)
     dead_job_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
+    checkpoint_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
     # Embedding change-log entries kept (in-process vector indexes read it; a reader further
     # behind reloads from the table) and pruned per sweep.
     change_log_keep: int = Field(100_000, ge=1_000, le=10_000_000)
@@ -330,6 +331,8 @@ class HooksConfig(_Section):
     prompt_budget_chars: int = Field(1000, ge=100, le=20_000, description="user-prompt-submit injection")
     prompt_limit: int = Field(5, ge=1, le=50, description="memories user-prompt-submit considers")
     prompt_min_score: float = Field(0.3, ge=0.0, le=1.0, description="weaker matches are not injected")
+    checkpoint_every_prompts: int = Field(10, ge=1, le=1000, description="a periodic checkpoint every N prompts")
+    max_checkpoints_per_session: int = Field(20, ge=1, le=1000)
 
 
 class AuthConfig(_Section):

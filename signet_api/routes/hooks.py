@@ -5,12 +5,12 @@ into no-ops."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.deps import actor, reading_agent, service
-from signet_pipeline.memory import hooks, prompt_hooks
+from signet_pipeline.memory import checkpoints, hooks, prompt_hooks
 from signet_pipeline.memory.hooks import (
     SessionEndRequest, SessionEndResult, SessionStartRequest, SessionStartResult, require_harness,
 )
@@ -69,8 +69,9 @@ def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: S
 
 @router.post("/api/hooks/pre-compaction", response_model=PreCompactionResult,
              summary="Instructions for the summary a harness writes before compacting its context")
-def pre_compaction_route(request: Request, body: PreCompactionRequest) -> PreCompactionResult:
-    return prompt_hooks.pre_compaction(body)
+def pre_compaction_route(request: Request, body: PreCompactionRequest, svc: Service) -> PreCompactionResult:
+    _identify(request, body)
+    return prompt_hooks.pre_compaction(svc, body)
 
 
 @router.post("/api/hooks/compaction-complete", response_model=CompactionCompleteResult,
@@ -98,3 +99,15 @@ def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
     return recall(svc, body)
+
+
+@router.get("/api/checkpoints", summary="Session checkpoints, newest first (optionally of one project)")
+def checkpoints_route(svc: Service, project: Annotated[str | None, Query(max_length=1000)] = None,
+                      limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
+    return checkpoints.list_for_project(svc, project, limit)
+
+
+@router.get("/api/checkpoints/{session_key}", summary="Checkpoints of one session, newest first")
+def session_checkpoints_route(session_key: Annotated[str, Path(min_length=1, max_length=500)], svc: Service,
+                              limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
+    return checkpoints.list_for_session(svc, session_key, limit)

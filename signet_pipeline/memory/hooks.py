@@ -17,6 +17,7 @@ from typing import Any
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.memory import checkpoints
 from signet_pipeline.memory.aspect_feedback import apply_session_feedback
 from signet_pipeline.memory.graph_recall import traverse
 from signet_pipeline.memory.models import RecallRequest
@@ -194,4 +195,5 @@ def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool 
                               now=now):
             feedback = apply_session_feedback(svc.db, session_key=key, agent_id=req.agent_id,
                                               cfg=svc.settings.pipeline.feedback, now=now).as_dict()
+    checkpoints.checkpoint(svc, session_key=key, trigger="session_end", harness=harness)
     return SessionEndResult(memoriesSaved=0, sessionKey=key, transcriptSaved=bool(transcript), feedback=feedback)

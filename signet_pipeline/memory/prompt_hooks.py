@@ -1,12 +1,14 @@
 """Hooks inside a session (wire-contract.md): user-prompt-submit injects what recall finds for the
-prompt (the session's context ledger keeps out what it was given already), pre-compaction hands the harness
-the instructions for its summary, and compaction-complete keeps that summary as a memory."""
+prompt (the session's context ledger keeps out what it was given already) and counts it for the
+session's checkpoints, pre-compaction checkpoints the session and hands the harness the
+instructions for its summary, and compaction-complete keeps that summary as a memory."""
 
 from __future__ import annotations
 
 from pydantic import AliasChoices, BaseModel, Field
 
 from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.memory import checkpoints
 from signet_pipeline.memory.hooks import InjectedMemory, _alias, _HookRequest, compose
 from signet_pipeline.memory.models import RecallRequest, RememberRequest
 from signet_pipeline.memory.recall import recall
@@ -79,8 +81,10 @@ class CompactionCompleteResult(BaseModel):
 
 
 def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSubmitResult:
-    req.require_harness()
+    harness = req.require_harness()
     prompt, hooks = req.prompt, svc.settings.hooks
+    if req.session_key and prompt:
+        checkpoints.note_prompt(svc, session_key=req.session_key, harness=harness, project=req.project, prompt=prompt)
     if len(prompt.split()) < MIN_PROMPT_WORDS:
         return PromptSubmitResult(inject="", memories=[])
     # With the session key, recall leaves out what the session was given already (its ledger).
@@ -95,8 +99,11 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSu
     return PromptSubmitResult(inject=inject, memories=injected)
 
 
-def pre_compaction(req: PreCompactionRequest) -> PreCompactionResult:
-    req.require_harness()
+def pre_compaction(svc: MemoryService, req: PreCompactionRequest) -> PreCompactionResult:
+    harness = req.require_harness()
+    if req.session_key:  # the context is about to be cut: keep where the session stands
+        checkpoints.checkpoint(svc, session_key=req.session_key, trigger="pre_compaction", harness=harness,
+                               context=req.session_context)
     text = SUMMARY_PROMPT.format(messages=req.message_count if req.message_count is not None else "an unknown number of")
     return PreCompactionResult(summaryPrompt=text, guidelines=text)
 

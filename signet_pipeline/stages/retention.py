@@ -23,6 +23,7 @@ from typing import Any
 import apsw
 
 from signet_pipeline.config import RetentionConfig
+from signet_pipeline.store import checkpoints as checkpoint_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import history as history_store
@@ -112,6 +113,9 @@ def sweep(db: Database, cfg: RetentionConfig, *, now: str | None = None) -> Rete
          lambda c: (job_store.purge_finished(c, "completed", completed, limit), {}))
     dead = before(cfg.dead_job_retention_days)
     _run(report, db, "dead_jobs", dead, limit, lambda c: (job_store.purge_finished(c, "dead", dead, limit), {}))
+    checkpoints = before(cfg.checkpoint_retention_days)
+    _run(report, db, "checkpoints", checkpoints, limit,
+         lambda c: (checkpoint_store.purge_before(c, checkpoints, limit), {}))
     _run(report, db, "embedding_change_log", None, cfg.change_log_batch,
          lambda c: (emb_store.prune_change_log(c, keep=cfg.change_log_keep, limit=cfg.change_log_batch), {}))
     return report

@@ -1,0 +1,77 @@
+"""SQL for session_activity and session_checkpoints."""
+
+from __future__ import annotations
+
+import json
+
+import apsw
+
+from signet_pipeline.store.db import Row, one, rows
+
+MAX_QUERIES = 20
+MAX_REMEMBERS = 10
+
+
+def note_prompt(conn: apsw.Connection, *, session_key: str, harness: str | None, project: str | None, prompt: str,
+                now: str) -> int:
+    """Count a prompt and keep it among the session's latest; returns the prompt count."""
+    found = one(conn, "SELECT prompt_count, recent_queries FROM session_activity WHERE session_key = ?", (session_key,))
+    queries = (json.loads(found["recent_queries"]) if found else []) + [prompt]
+    count = (found["prompt_count"] if found else 0) + 1
+    conn.execute("INSERT INTO session_activity(session_key, harness, project, prompt_count, recent_queries, started_at, "
+                 "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET "
+                 "prompt_count = excluded.prompt_count, recent_queries = excluded.recent_queries, "
+                 "harness = coalesce(excluded.harness, harness), project = coalesce(excluded.project, project), "
+                 "updated_at = excluded.updated_at",
+                 (session_key, harness, project, count, json.dumps(queries[-MAX_QUERIES:]), now, now))
+    return count
+
+
+def activity(conn: apsw.Connection, session_key: str) -> Row | None:
+    return one(conn, "SELECT * FROM session_activity WHERE session_key = ?", (session_key,))
+
+
+def recent_remembers(conn: apsw.Connection, session_key: str) -> list[str]:
+    return [r[0] for r in conn.execute(
+        "SELECT content FROM memories WHERE session_id = ? AND is_deleted = 0 ORDER BY rid DESC LIMIT ?",
+        (session_key, MAX_REMEMBERS))]
+
+
+def latest(conn: apsw.Connection, session_key: str, trigger: str) -> Row | None:
+    return one(conn, "SELECT * FROM session_checkpoints WHERE session_key = ? AND trigger = ? ORDER BY id DESC LIMIT 1",
+               (session_key, trigger))
+
+
+def write(conn: apsw.Connection, values: dict, *, replace_id: int | None) -> int:
+    if replace_id is not None:
+        conn.execute("UPDATE session_checkpoints SET digest = :digest, prompt_count = :prompt_count, "
+                     "memory_queries = :memory_queries, recent_remembers = :recent_remembers, created_at = :created_at "
+                     "WHERE id = :id", {**values, "id": replace_id})
+        return replace_id
+    names = list(values)
+    return int(one(conn, f"INSERT INTO session_checkpoints({', '.join(names)}) VALUES "
+                         f"({', '.join(':' + n for n in names)}) RETURNING id", values)["id"])
+
+
+def cap(conn: apsw.Connection, session_key: str, keep: int) -> int:
+    return len(list(conn.execute(
+        "DELETE FROM session_checkpoints WHERE session_key = ? AND id NOT IN (SELECT id FROM session_checkpoints "
+        "WHERE session_key = ? ORDER BY id DESC LIMIT ?) RETURNING 1", (session_key, session_key, keep))))
+
+
+def for_session(conn: apsw.Connection, session_key: str, limit: int) -> list[Row]:
+    return rows(conn, "SELECT * FROM session_checkpoints WHERE session_key = ? ORDER BY id DESC LIMIT ?",
+                (session_key, limit))
+
+
+def for_project(conn: apsw.Connection, project_normalized: str | None, limit: int) -> list[Row]:
+    if project_normalized is None:
+        return rows(conn, "SELECT * FROM session_checkpoints ORDER BY id DESC LIMIT ?", (limit,))
+    return rows(conn, "SELECT * FROM session_checkpoints WHERE project_normalized = ? ORDER BY id DESC LIMIT ?",
+                (project_normalized, limit))
+
+
+def purge_before(conn: apsw.Connection, created_before: str, limit: int) -> int:
+    return len(list(conn.execute(
+        "DELETE FROM session_checkpoints WHERE id IN (SELECT id FROM session_checkpoints WHERE created_at < ? "
+        "ORDER BY id LIMIT ?) RETURNING 1", (created_before, limit))))
