@@ -37,11 +37,20 @@ def actor(request: Request) -> Actor:
 
 def reading_agent(request: Request, agent_id: str | None = None) -> str:
     """The agent a request acts as: a token scoped to an agent decides (whatever the body or the
-    query says); otherwise the requested one, the x-signet-agent-id header, or `default`."""
+    query says), an agent or readonly token without one acts as its subject; operators, admins and
+    trusted local callers act as the requested agent, the x-signet-agent-id header, or `default`."""
     claims = _claims(request)
     if claims is not None and claims.scope.agent:
         return claims.scope.agent
+    if claims is not None and claims.role in ("agent", "readonly"):
+        return claims.sub  # an agent token without an agent scope acts as its subject, never as anyone asked
     return agent_id or request.headers.get("x-signet-agent-id") or "default"
+
+
+def changed_by(request: Request, requested: str | None) -> str | None:
+    """A body's `changed_by` names the author only for trusted local callers; with a token the
+    history names the token's subject."""
+    return None if _claims(request) is not None else requested
 
 
 def project_scope(request: Request) -> str | None:

@@ -131,11 +131,11 @@ def test_a_project_scoped_token_may_not_touch_another_project(team):
     admin = token("admin")
     beta = client.post("/api/memory/remember", json={"content": "Beta ships on Mondays", "project": "beta"},
                        headers=admin).json()
-    scoped = token("agent", project="alpha")
+    scoped = token("agent", project="alpha", agent="default")
     denied = client.delete(f"/api/memory/{beta['id']}", params={"reason": "x"}, headers=scoped)
     assert denied.status_code == 403 and denied.json()["error"]["code"] == "scope_denied"
     patched = client.patch(f"/api/memory/{beta['id']}", json={"reason": "x", "importance": 0.2},
-                           headers=token("agent", project="beta"))
+                           headers=token("agent", project="beta", agent="default"))
     assert patched.status_code == 200
 
 
@@ -169,3 +169,30 @@ def test_local_mode_is_the_default_and_env_selects_another(workspace, monkeypatc
     assert load_settings(workspace).auth.mode == "local"
     monkeypatch.setenv("SIGNET_AUTH_MODE", "hybrid")
     assert load_settings(workspace).auth.mode == "hybrid"
+
+
+def test_an_agent_token_acts_as_its_subject_and_changes_only_its_own_memories(team):
+    client, token = team
+    shared = client.post("/api/memory/remember", json={"content": "Ops owns the pager rota"},
+                         headers=token("admin")).json()  # agent `default`, global
+    bot = token("agent", sub="bot")
+    saved = client.post("/api/memory/remember", json={"content": "Bot notes the build cache", "agentId": "default"},
+                        headers=bot).json()
+    owner = client.get(f"/api/memory/{saved['id']}", headers=token("admin")).json()["agent_id"]
+    assert owner == "bot"  # the body's agentId is ignored for an agent token
+    readable = client.get(f"/api/memory/{shared['id']}", headers=bot)
+    assert readable.status_code == 200  # shared policy: it may read the global memory ...
+    denied = client.patch(f"/api/memory/{shared['id']}", json={"reason": "x", "importance": 0.1}, headers=bot)
+    assert denied.status_code == 403 and denied.json()["error"]["code"] == "scope_denied"  # ... not change it
+    forged = client.patch(f"/api/memory/{saved['id']}", json={"reason": "x", "importance": 0.2,
+                                                               "changed_by": "someone-else"}, headers=bot)
+    assert forged.status_code == 200
+    history = client.get(f"/api/memory/{saved['id']}/history", headers=bot).json()["history"]
+    assert history[-1]["changedBy"] == "bot"
+
+
+def test_odd_authorization_headers_are_401_never_500(team):
+    client, _ = team
+    for value in (b"Bearer \xe9t\xe9.abc", b"Bearer a.b.c", b"Bearer .", b"Bearer " + b"x" * 5000):
+        response = client.get("/api/memories", headers={"authorization": value})
+        assert response.status_code == 401, value

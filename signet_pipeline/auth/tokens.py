@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import json
 import os
+import re
 import secrets
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from signet_pipeline.errors import SignetError
 
 Role = Literal["admin", "operator", "agent", "readonly"]
 SECRET_BYTES = 32
+_B64URL = re.compile(r"[A-Za-z0-9_-]+")
 
 
 class Unauthorized(SignetError):
@@ -74,9 +76,9 @@ def issue(secret: bytes, *, sub: str, role: Role, scope: TokenScope | None = Non
 def verify(secret: bytes, token: str, *, now: float | None = None) -> TokenClaims:
     """The token's claims; Unauthorized (401) when it is malformed, forged or expired."""
     payload, dot, signature = token.strip().partition(".")
-    if not dot or not payload or not signature:
+    if not dot or not _B64URL.fullmatch(payload) or not _B64URL.fullmatch(signature):
         raise Unauthorized("malformed token", code="token_malformed")
-    if not hmac.compare_digest(signature, _mac(secret, payload)):
+    if not hmac.compare_digest(signature.encode("ascii"), _mac(secret, payload).encode("ascii")):
         raise Unauthorized("token signature does not match", code="token_invalid")
     try:
         claims = TokenClaims.model_validate(json.loads(_unb64(payload)))

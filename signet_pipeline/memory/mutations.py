@@ -43,12 +43,17 @@ def _reject(status: str, message: str, row: Row, http: int = 409) -> MutationRej
                             details={"id": row["id"], "status": status, "currentVersion": row["version"]})
 
 
-def target(conn: apsw.Connection, memory_id: str, agent_id: str, project_scope: str | None = None) -> Row:
+def target(conn: apsw.Connection, memory_id: str, agent_id: str, actor: Actor,
+           project_scope: str | None = None) -> Row:
     """The row, deleted or not, if the acting agent may see it (another agent's private memory
-    is as absent as a missing one) and, for a project-scoped token, it is in that project."""
+    is as absent as a missing one) and may change it: an agent changes only its own memories
+    (reading a shared one is not owning it), a project-scoped token only its project's."""
     row = mem_store.get(conn, memory_id, include_deleted=True)
     if row is None or not visible(conn, row, agent_id):
         raise NotFound(f"memory {memory_id} not found", details={"id": memory_id, "status": "not_found"})
+    if actor.type in AUTONOMOUS and row["agent_id"] != agent_id:
+        raise Forbidden(f"memory {memory_id} belongs to agent {row['agent_id']!r}", code="scope_denied",
+                        details={"id": memory_id, "status": "scope_denied"})
     if project_scope is not None and row["project"] != project_scope:
         raise Forbidden(f"the token is scoped to project {project_scope!r}", code="scope_denied",
                         details={"id": memory_id, "status": "scope_denied"})
@@ -71,7 +76,7 @@ def patch(svc: MemoryService, memory_id: str, req: MemoryPatch, *, reason: str, 
     who = changed_by or actor.name
     with svc.db.write() as conn:
         now = now_iso()
-        row = target(conn, memory_id, agent_id, project_scope)
+        row = target(conn, memory_id, agent_id, actor, project_scope)
         if row["is_deleted"]:
             raise _reject("deleted", "a deleted memory cannot be modified (recover it first)", row)
         _check_version(row, req.if_version)
@@ -124,7 +129,7 @@ def delete(svc: MemoryService, memory_id: str, req: DeleteRequest, *, actor: Act
     ensure_writable(svc)
     with svc.db.write() as conn:
         now = now_iso()
-        row = target(conn, memory_id, agent_id, project_scope)
+        row = target(conn, memory_id, agent_id, actor, project_scope)
         if row["is_deleted"]:
             raise _reject("already_deleted", "memory is already deleted", row)
         _check_version(row, req.if_version)
@@ -147,7 +152,7 @@ def recover(svc: MemoryService, memory_id: str, req: RecoverRequest, *, actor: A
     window_days = svc.settings.pipeline.retention.tombstone_retention_days
     with svc.db.write() as conn:
         now = now_iso()
-        row = target(conn, memory_id, agent_id, project_scope)
+        row = target(conn, memory_id, agent_id, actor, project_scope)
         if not row["is_deleted"]:
             raise _reject("not_deleted", "memory is not deleted", row)
         _check_version(row, req.if_version)
