@@ -233,6 +233,9 @@ class DocumentsConfig(_Section):
     chunk_size: int = Field(2_000, ge=200, le=50_000, description="characters per chunk")
     chunk_overlap: int = Field(200, ge=0, le=10_000, description="characters a chunk shares with the previous")
     max_content_bytes: int = Field(10_485_760, ge=1_024, le=104_857_600)
+    # Off: a queued URL may not reach this machine or a private network (a document is readable
+    # by agents who could not call those services). On only for trusted single-user setups.
+    allow_private_urls: bool = False
 
     @model_validator(mode="after")
     def _overlap(self) -> "DocumentsConfig":

@@ -43,6 +43,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(body)
 
 
+@pytest.fixture
+def svc(make_service):
+    """The test site is on loopback: this store may fetch non-public addresses."""
+    return make_service(memory={"pipelineV2": {"documents": {"allowPrivateUrls": True}}})
+
+
 @pytest.fixture(scope="module")
 def site():
     server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
@@ -60,15 +66,18 @@ def test_html_becomes_text_and_title():
 
 
 def test_fetch_guards(site):
-    page = fetch_url(f"{site}/article", max_bytes=10_000)
+    with pytest.raises(FetchError) as blocked:  # the default: no fetches of this machine or private networks
+        fetch_url(f"{site}/article", max_bytes=10_000)
+    assert blocked.value.code == "fetch_blocked"
+    page = fetch_url(f"{site}/article", max_bytes=10_000, allow_private=True)
     assert page.title == "Deploy guide" and "track()" not in page.content and page.content_type == "text/html"
     for path, limit, code in [("/big", 1000, "fetch_too_large"), ("/notes.txt", 1000, "fetch_too_large"),
-                              ("/image", 10_000, "fetch_type"), ("/missing", 10_000, "fetch_failed")]:
+                              ("/image", 10_000, "fetch_type"), ("/missing", 10_000, "fetch_rejected")]:
         with pytest.raises(FetchError) as exc:
-            fetch_url(f"{site}{path}", max_bytes=limit)
+            fetch_url(f"{site}{path}", max_bytes=limit, allow_private=True)
         assert exc.value.code == code, path
     with pytest.raises(FetchError) as slow:
-        fetch_url(f"{site}/slow", max_bytes=10_000, timeout_s=0.5)
+        fetch_url(f"{site}/slow", max_bytes=10_000, timeout_s=0.5, allow_private=True)
     assert slow.value.code == "fetch_timeout"
 
 
@@ -111,12 +120,16 @@ def test_a_text_document_is_chunked_and_deleted_with_its_chunks(client, svc, mak
     assert client.post("/api/memory/recall", json={"query": "billing retry policy"}).json()["results"] == []
 
 
-def test_a_failed_fetch_marks_the_document_and_retries(client, svc, site):
-    doc_id = client.post("/api/documents", json={"url": f"{site}/image"}).json()["id"]
+def test_a_failed_fetch_marks_the_document_and_retries_only_what_may_succeed(client, svc, site):
+    wrong_type = client.post("/api/documents", json={"url": f"{site}/image"}).json()["id"]
     batch = run_document_jobs(svc, JobQueue(svc.db), 10)
-    assert len(batch.failed) == 1 and "not text" in batch.failed[0]
-    doc = client.get(f"/api/documents/{doc_id}").json()
+    assert not batch.failed and batch.reports[0].status == "failed"  # permanent: the job completes
+    doc = client.get(f"/api/documents/{wrong_type}").json()
     assert doc["status"] == "failed" and "image/png" in doc["error"]
+    unreachable = client.post("/api/documents", json={"url": "http://127.0.0.1:9/gone"}).json()["id"]
+    retried = run_document_jobs(svc, JobQueue(svc.db), 10)
+    assert len(retried.failed) == 1  # a network error may pass: the job is retried
+    assert client.get(f"/api/documents/{unreachable}").json()["status"] == "failed"
 
 
 @pytest.mark.parametrize("body", [{}, {"url": "ftp://x/y"}, {"url": "http://x", "content": "both"},
@@ -126,7 +139,8 @@ def test_bad_document_requests(client, body):
     assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_request"
 
 
-def test_sensor_and_asset_ingest(client, svc, workspace, site):
+def test_sensor_and_asset_ingest(client, svc, workspace, site, monkeypatch):
+    monkeypatch.setenv("SIGNET_MEMORY__PIPELINEV2__DOCUMENTS__ALLOW_PRIVATE_URLS", "true")
     client.post("/api/documents", json={"url": f"{site}/notes.txt"})
     signet = SignetStoreResource(workspace=str(workspace))
     with dg.instance_for_test() as instance, dg.build_sensor_context(instance=instance,
@@ -135,3 +149,18 @@ def test_sensor_and_asset_ingest(client, svc, workspace, site):
     done = dg.materialize([document_ingest], resources={"signet": signet}, run_config=request.run_config)
     meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
     assert meta["documents"].value == 1 and meta["chunks"].value >= 4 and meta["failures"].value == 0
+
+
+def test_deleting_a_document_keeps_memories_it_did_not_create(client, svc):
+    own = client.post("/api/memory/remember", json={"content": "Backups run nightly at two"}).json()["id"]
+    first = client.post("/api/documents", json={"content": "Backups run nightly at two"}).json()["id"]
+    second = client.post("/api/documents", json={"content": "Restores are tested monthly"}).json()["id"]
+    run_document_jobs(svc, JobQueue(svc.db), 10)
+    chunk = client.get(f"/api/documents/{first}/chunks").json()["chunks"][0]
+    assert chunk["memoryId"] == own  # linked, not copied
+    assert client.delete(f"/api/documents/{first}").json()["memoriesDeleted"] == 0
+    assert client.get(f"/api/memory/{own}").status_code == 200  # the user's own memory stays
+    agent = client.delete(f"/api/documents/{second}", headers={"x-signet-actor-type": "agent",
+                                                              "x-signet-agent-id": "someone-else"})
+    assert agent.status_code in (403, 404)
+    assert client.delete(f"/api/documents/{second}").json()["memoriesDeleted"] == 1

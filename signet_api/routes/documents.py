@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
-from signet_api.deps import actor, reading_agent, service
+from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.memory import documents
 from signet_pipeline.memory.documents import DocumentRequest
 from signet_pipeline.memory.remember import Actor
@@ -44,4 +44,5 @@ def chunks_route(request: Request, document_id: DocumentId, svc: Service) -> dic
 @router.delete("/api/documents/{document_id}", summary="Delete a document; its chunk memories are soft-deleted")
 def delete_route(request: Request, document_id: DocumentId, svc: Service,
                  who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
-    return documents.delete(svc, document_id, agent_id=reading_agent(request), actor=who)
+    return documents.delete(svc, document_id, agent_id=reading_agent(request), actor=who,
+                            project_scope=project_scope(request))

@@ -29,7 +29,8 @@ def document_ingest(context: dg.AssetExecutionContext, config: QueueBatchConfig,
     return dg.MaterializeResult(metadata={
         "documents": len(done), "chunks": sum(r.chunks for r in done), "memories": sum(r.memories for r in done),
         "deduped_chunks": sum(r.deduped for r in done), "bytes": sum(r.bytes for r in done),
-        "skipped": sum(r.skipped is not None for r in batch.reports), "failures": len(batch.failed),
+        "failed_permanently": sum(r.status == "failed" for r in batch.reports),
+        "skipped": sum(r.status == "skipped" for r in batch.reports), "failures": len(batch.failed),
         "dead": batch.dead, **latency(batch.llm_ms, "ingest"),
         "documents_table": table(["document", "title", "chunks", "memories", "bytes", "ms"],
                                  [[r.document_id[:8], r.title or "-", r.chunks, r.memories, r.bytes, r.elapsed_ms]

@@ -11,7 +11,8 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from signet_pipeline.errors import NotFound
 from signet_pipeline.memory.models import MAX_CONTENT_CHARS
-from signet_pipeline.memory.mutations import ensure_writable
+from signet_pipeline.auth.policy import Forbidden
+from signet_pipeline.memory.mutations import AUTONOMOUS, ensure_writable
 from signet_pipeline.memory.remember import Actor
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline.queue import DOCUMENT_INGEST
@@ -93,15 +94,20 @@ def chunks(svc: MemoryService, document_id: str, *, agent_id: str) -> dict[str, 
         for r in found]}
 
 
-def delete(svc: MemoryService, document_id: str, *, agent_id: str, actor: Actor) -> dict[str, Any]:
-    """The document and its links go; its chunk memories are tombstoned (recoverable, then
-    purged by retention) with a history row each."""
+def delete(svc: MemoryService, document_id: str, *, agent_id: str, actor: Actor,
+           project_scope: str | None = None) -> dict[str, Any]:
+    """The document and its links go; the chunk memories it created (and no other document
+    shares) are tombstoned (recoverable, then purged by retention) with a history row each.
+    An agent deletes only its own documents; a project-scoped token only its project's."""
     ensure_writable(svc)
-    _visible(svc, document_id, agent_id)
+    row = _visible(svc, document_id, agent_id)
+    if (actor.type in AUTONOMOUS and row["agent_id"] != agent_id) or \
+            (project_scope is not None and row["project"] != project_scope):
+        raise Forbidden(f"document {document_id} is not this caller's to delete", code="scope_denied")
     with svc.db.write() as conn:
         now = now_iso()
         tombstoned = 0
-        for memory_id in doc_store.linked_memory_ids(conn, document_id):
+        for memory_id in doc_store.owned_chunk_ids(conn, document_id):
             version = writes.soft_delete_if_live(conn, memory_id, now=now, actor=actor.name)
             if version is not None:
                 tombstoned += 1

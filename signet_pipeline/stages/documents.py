@@ -17,7 +17,7 @@ from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.models import RememberRequest
 from signet_pipeline.memory.remember import Actor, remember_many
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.providers.fetch import FetchError, chunk_text, fetch_url
+from signet_pipeline.providers.fetch import PERMANENT, FetchError, chunk_text, fetch_url
 from signet_pipeline.store import documents as doc_store
 from signet_pipeline.timeutil import now_iso
 
@@ -57,7 +57,8 @@ def ingest(svc: MemoryService, document_id: str) -> IngestReport:
     try:
         _status(svc, document_id, "extracting")
         if src["source_type"] == "url":
-            fetched = fetch_url(src["source_url"], max_bytes=cfg.max_content_bytes)
+            fetched = fetch_url(src["source_url"], max_bytes=cfg.max_content_bytes,
+                                allow_private=cfg.allow_private_urls)
             content, content_type, title, report.bytes = (fetched.content, fetched.content_type, fetched.title,
                                                           fetched.byte_length)
         else:
@@ -83,9 +84,15 @@ def ingest(svc: MemoryService, document_id: str) -> IngestReport:
         _status(svc, document_id, "done", memory_count=report.memories, completed_at=now_iso())
     except FetchError as exc:
         _status(svc, document_id, "failed", error=exc.message[:500])
+        if exc.code in PERMANENT:  # the job completes: retrying the same URL cannot help
+            report.status, report.skipped = "failed", exc.message[:500]
+            return report
         raise ProviderError(exc.message, code=exc.code) from exc
     except ProviderError as exc:
         _status(svc, document_id, "failed", error=exc.message[:500])
         raise
+    except Exception as exc:  # never leave a document stuck mid-way: failed, and the job retries
+        _status(svc, document_id, "failed", error=f"{exc.__class__.__name__}: {exc}"[:500])
+        raise ProviderError(f"document {document_id}: {exc.__class__.__name__}: {exc}") from exc
     report.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
     return report

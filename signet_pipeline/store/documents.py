@@ -76,9 +76,14 @@ def chunks(conn: apsw.Connection, document_id: str) -> list[Row]:
                 (document_id,))
 
 
-def linked_memory_ids(conn: apsw.Connection, document_id: str) -> list[str]:
-    return [r[0] for r in conn.execute("SELECT memory_id FROM document_memories WHERE document_id = ?",
-                                       (document_id,))]
+def owned_chunk_ids(conn: apsw.Connection, document_id: str) -> list[str]:
+    """Chunk memories this document created and no other document links: what deleting it may
+    take with it (a linked memory that was already there, or another document's, stays)."""
+    return [r[0] for r in conn.execute(
+        "SELECT dm.memory_id FROM document_memories dm JOIN memories m ON m.id = dm.memory_id "
+        "WHERE dm.document_id = ? AND m.source_type = 'document' AND m.source_id = ? AND NOT EXISTS "
+        "(SELECT 1 FROM document_memories o WHERE o.memory_id = dm.memory_id AND o.document_id <> dm.document_id)",
+        (document_id, document_id))]
 
 
 def delete(conn: apsw.Connection, document_id: str) -> bool:
