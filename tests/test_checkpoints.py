@@ -64,3 +64,13 @@ def test_writes_within_the_window_merge_and_sessions_are_capped(make_service):
                 conn.execute("UPDATE session_checkpoints SET created_at = '2020-01-01T00:00:00.000Z'")
         rows = client.get("/api/checkpoints/m1").json()["checkpoints"]
         assert len(rows) == 3 and rows[0]["promptCount"] == 7  # the newest three kept
+
+
+def test_checkpoints_are_their_agents_own(client):
+    remember(client, "Ana's private salary note", sessionId="priv", agentId="ana", visibility="private")
+    remember(client, "Bo keeps the VPN hint in his notes", sessionId="priv", agentId="bo")
+    client.post("/api/hooks/session-end", json={"harness": "claude-code", "sessionKey": "priv", "agentId": "bo"})
+    mine = client.get("/api/checkpoints/priv", headers={"x-signet-agent-id": "bo"}).json()["checkpoints"]
+    assert len(mine) == 1 and "VPN hint" in mine[0]["digest"] and "salary" not in mine[0]["digest"]
+    assert client.get("/api/checkpoints/priv", headers={"x-signet-agent-id": "eve"}).json() == {"checkpoints": []}
+    assert client.get("/api/checkpoints", headers={"x-signet-agent-id": "eve"}).json() == {"checkpoints": []}

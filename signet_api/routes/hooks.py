@@ -102,12 +102,12 @@ def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -
 
 
 @router.get("/api/checkpoints", summary="Session checkpoints, newest first (optionally of one project)")
-def checkpoints_route(svc: Service, project: Annotated[str | None, Query(max_length=1000)] = None,
+def checkpoints_route(request: Request, svc: Service, project: Annotated[str | None, Query(max_length=1000)] = None,
                       limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
-    return checkpoints.list_for_project(svc, project, limit)
+    return checkpoints.list_for_project(svc, project, reading_agent(request), limit)
 
 
 @router.get("/api/checkpoints/{session_key}", summary="Checkpoints of one session, newest first")
-def session_checkpoints_route(session_key: Annotated[str, Path(min_length=1, max_length=500)], svc: Service,
-                              limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
-    return checkpoints.list_for_session(svc, session_key, limit)
+def session_checkpoints_route(request: Request, session_key: Annotated[str, Path(min_length=1, max_length=500)],
+                              svc: Service, limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
+    return checkpoints.list_for_session(svc, session_key, reading_agent(request), limit)

@@ -1,4 +1,4 @@
-"""Session checkpoints (spec "Session Checkpoints"): a markdown digest of where a session stands —
+"""Session checkpoints (spec "Session Checkpoints"), each its agent's own: a markdown digest of where a session stands —
 project, prompt count, recent prompts, what it remembered — written every N prompts, before
 compaction and at session end, so a later session can recover the thread. Secrets are scrubbed
 before anything is stored; writes within 2.5 s for the same session and trigger merge into one
@@ -55,33 +55,35 @@ def digest(trigger: str, *, project: str | None, prompts: int, queries: list[str
     return redact("\n".join(lines))
 
 
-def note_prompt(svc: MemoryService, *, session_key: str, harness: str | None, project: str | None,
-                prompt: str) -> dict[str, Any] | None:
+def note_prompt(svc: MemoryService, *, session_key: str, agent_id: str, harness: str | None,
+                project: str | None, prompt: str) -> dict[str, Any] | None:
     """Count a prompt; every `hooks.checkpointEveryPrompts` prompts, a periodic checkpoint."""
     with svc.db.write() as conn:
-        count = checkpoint_store.note_prompt(conn, session_key=session_key, harness=harness, project=project,
-                                             prompt=redact(" ".join(prompt.split())[:PROMPT_CHARS]), now=now_iso())
-    if count % svc.settings.hooks.checkpoint_every_prompts == 0:
-        return checkpoint(svc, session_key=session_key, trigger="periodic", harness=harness, project=project)
+        count = checkpoint_store.note_prompt(conn, session_key=session_key, agent_id=agent_id, harness=harness,
+                                             project=project, prompt=redact(" ".join(prompt.split()))[:PROMPT_CHARS],
+                                             now=now_iso())
+    if count and count % svc.settings.hooks.checkpoint_every_prompts == 0:
+        return checkpoint(svc, session_key=session_key, agent_id=agent_id, trigger="periodic", harness=harness,
+                          project=project)
     return None
 
 
-def checkpoint(svc: MemoryService, *, session_key: str, trigger: str, harness: str | None = None,
+def checkpoint(svc: MemoryService, *, session_key: str, agent_id: str, trigger: str, harness: str | None = None,
                project: str | None = None, context: str | None = None) -> dict[str, Any]:
     with svc.db.write() as conn:
         now = now_iso()
-        state = checkpoint_store.activity(conn, session_key)
+        state = checkpoint_store.activity(conn, session_key, agent_id)
         project = project or (state["project"] if state else None)
         queries = json.loads(state["recent_queries"]) if state else []
         prompts = state["prompt_count"] if state else 0
-        remembers = checkpoint_store.recent_remembers(conn, session_key)
-        values = {"session_key": session_key, "harness": harness or (state["harness"] if state else None),
+        remembers = checkpoint_store.recent_remembers(conn, session_key, agent_id)
+        values = {"session_key": session_key, "agent_id": agent_id, "harness": harness or (state["harness"] if state else None),
                   "project": project, "project_normalized": normalize_project(project), "trigger": trigger,
                   "digest": digest(trigger, project=project, prompts=prompts, queries=queries, remembers=remembers,
                                    context=context),
                   "prompt_count": prompts, "memory_queries": json.dumps(queries),
                   "recent_remembers": json.dumps([redact(m) for m in remembers]), "created_at": now}
-        last = checkpoint_store.latest(conn, session_key, trigger)
+        last = checkpoint_store.latest(conn, session_key, agent_id, trigger)
         recent = last is not None and last["created_at"] >= to_iso(parse_iso(now) - timedelta(seconds=MERGE_WINDOW_S))
         checkpoint_id = checkpoint_store.write(conn, values, replace_id=last["id"] if recent else None)
         checkpoint_store.cap(conn, session_key, svc.settings.hooks.max_checkpoints_per_session)
@@ -95,10 +97,12 @@ def _view(row: dict[str, Any]) -> dict[str, Any]:
             "createdAt": row["created_at"]}
 
 
-def list_for_session(svc: MemoryService, session_key: str, limit: int) -> dict[str, Any]:
-    return {"checkpoints": [_view(r) for r in checkpoint_store.for_session(svc.db.reader(), session_key, limit)]}
+def list_for_session(svc: MemoryService, session_key: str, agent_id: str, limit: int) -> dict[str, Any]:
+    found = checkpoint_store.for_session(svc.db.reader(), session_key, agent_id, limit)
+    return {"checkpoints": [_view(r) for r in found]}
 
 
-def list_for_project(svc: MemoryService, project: str | None, limit: int) -> dict[str, Any]:
-    found = checkpoint_store.for_project(svc.db.reader(), normalize_project(project), limit)
+def list_for_project(svc: MemoryService, project: str | None, agent_id: str, limit: int) -> dict[str, Any]:
+    """The reading agent's own checkpoints (they hold its prompts and what it remembered)."""
+    found = checkpoint_store.for_project(svc.db.reader(), agent_id, normalize_project(project), limit)
     return {"checkpoints": [_view(r) for r in found]}

@@ -195,5 +195,5 @@ def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool 
                               now=now):
             feedback = apply_session_feedback(svc.db, session_key=key, agent_id=req.agent_id,
                                               cfg=svc.settings.pipeline.feedback, now=now).as_dict()
-    checkpoints.checkpoint(svc, session_key=key, trigger="session_end", harness=harness)
+    checkpoints.checkpoint(svc, session_key=key, agent_id=req.agent_id, trigger="session_end", harness=harness)
     return SessionEndResult(memoriesSaved=0, sessionKey=key, transcriptSaved=bool(transcript), feedback=feedback)

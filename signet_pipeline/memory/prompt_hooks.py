@@ -84,7 +84,8 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSu
     harness = req.require_harness()
     prompt, hooks = req.prompt, svc.settings.hooks
     if req.session_key and prompt:
-        checkpoints.note_prompt(svc, session_key=req.session_key, harness=harness, project=req.project, prompt=prompt)
+        checkpoints.note_prompt(svc, session_key=req.session_key, agent_id=req.agent_id, harness=harness,
+                                project=req.project, prompt=prompt)
     if len(prompt.split()) < MIN_PROMPT_WORDS:
         return PromptSubmitResult(inject="", memories=[])
     # With the session key, recall leaves out what the session was given already (its ledger).
@@ -102,8 +103,8 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSu
 def pre_compaction(svc: MemoryService, req: PreCompactionRequest) -> PreCompactionResult:
     harness = req.require_harness()
     if req.session_key:  # the context is about to be cut: keep where the session stands
-        checkpoints.checkpoint(svc, session_key=req.session_key, trigger="pre_compaction", harness=harness,
-                               context=req.session_context)
+        checkpoints.checkpoint(svc, session_key=req.session_key, agent_id=req.agent_id, trigger="pre_compaction",
+                               harness=harness, context=req.session_context)
     text = SUMMARY_PROMPT.format(messages=req.message_count if req.message_count is not None else "an unknown number of")
     return PreCompactionResult(summaryPrompt=text, guidelines=text)
 

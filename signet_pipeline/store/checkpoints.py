@@ -12,34 +12,39 @@ MAX_QUERIES = 20
 MAX_REMEMBERS = 10
 
 
-def note_prompt(conn: apsw.Connection, *, session_key: str, harness: str | None, project: str | None, prompt: str,
-                now: str) -> int:
-    """Count a prompt and keep it among the session's latest; returns the prompt count."""
-    found = one(conn, "SELECT prompt_count, recent_queries FROM session_activity WHERE session_key = ?", (session_key,))
+def note_prompt(conn: apsw.Connection, *, session_key: str, agent_id: str, harness: str | None,
+                project: str | None, prompt: str, now: str) -> int | None:
+    """Count a prompt and keep it among the session's latest; returns the prompt count, or None
+    when the session belongs to another agent (nothing is recorded)."""
+    found = one(conn, "SELECT agent_id, prompt_count, recent_queries FROM session_activity WHERE session_key = ?",
+                (session_key,))
+    if found is not None and found["agent_id"] != agent_id:
+        return None
     queries = (json.loads(found["recent_queries"]) if found else []) + [prompt]
     count = (found["prompt_count"] if found else 0) + 1
-    conn.execute("INSERT INTO session_activity(session_key, harness, project, prompt_count, recent_queries, started_at, "
-                 "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET "
+    conn.execute("INSERT INTO session_activity(session_key, agent_id, harness, project, prompt_count, recent_queries, "
+                 "started_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET "
                  "prompt_count = excluded.prompt_count, recent_queries = excluded.recent_queries, "
                  "harness = coalesce(excluded.harness, harness), project = coalesce(excluded.project, project), "
                  "updated_at = excluded.updated_at",
-                 (session_key, harness, project, count, json.dumps(queries[-MAX_QUERIES:]), now, now))
+                 (session_key, agent_id, harness, project, count, json.dumps(queries[-MAX_QUERIES:]), now, now))
     return count
 
 
-def activity(conn: apsw.Connection, session_key: str) -> Row | None:
-    return one(conn, "SELECT * FROM session_activity WHERE session_key = ?", (session_key,))
+def activity(conn: apsw.Connection, session_key: str, agent_id: str) -> Row | None:
+    return one(conn, "SELECT * FROM session_activity WHERE session_key = ? AND agent_id = ?", (session_key, agent_id))
 
 
-def recent_remembers(conn: apsw.Connection, session_key: str) -> list[str]:
+def recent_remembers(conn: apsw.Connection, session_key: str, agent_id: str) -> list[str]:
+    """What the session's agent remembered in it (its own memories only)."""
     return [r[0] for r in conn.execute(
-        "SELECT content FROM memories WHERE session_id = ? AND is_deleted = 0 ORDER BY rid DESC LIMIT ?",
-        (session_key, MAX_REMEMBERS))]
+        "SELECT content FROM memories WHERE session_id = ? AND agent_id = ? AND is_deleted = 0 ORDER BY rid DESC "
+        "LIMIT ?", (session_key, agent_id, MAX_REMEMBERS))]
 
 
-def latest(conn: apsw.Connection, session_key: str, trigger: str) -> Row | None:
-    return one(conn, "SELECT * FROM session_checkpoints WHERE session_key = ? AND trigger = ? ORDER BY id DESC LIMIT 1",
-               (session_key, trigger))
+def latest(conn: apsw.Connection, session_key: str, agent_id: str, trigger: str) -> Row | None:
+    return one(conn, "SELECT * FROM session_checkpoints WHERE session_key = ? AND agent_id = ? AND trigger = ? "
+                     "ORDER BY id DESC LIMIT 1", (session_key, agent_id, trigger))
 
 
 def write(conn: apsw.Connection, values: dict, *, replace_id: int | None) -> int:
@@ -59,16 +64,14 @@ def cap(conn: apsw.Connection, session_key: str, keep: int) -> int:
         "WHERE session_key = ? ORDER BY id DESC LIMIT ?) RETURNING 1", (session_key, session_key, keep))))
 
 
-def for_session(conn: apsw.Connection, session_key: str, limit: int) -> list[Row]:
-    return rows(conn, "SELECT * FROM session_checkpoints WHERE session_key = ? ORDER BY id DESC LIMIT ?",
-                (session_key, limit))
+def for_session(conn: apsw.Connection, session_key: str, agent_id: str, limit: int) -> list[Row]:
+    return rows(conn, "SELECT * FROM session_checkpoints WHERE session_key = ? AND agent_id = ? ORDER BY id DESC "
+                      "LIMIT ?", (session_key, agent_id, limit))
 
 
-def for_project(conn: apsw.Connection, project_normalized: str | None, limit: int) -> list[Row]:
-    if project_normalized is None:
-        return rows(conn, "SELECT * FROM session_checkpoints ORDER BY id DESC LIMIT ?", (limit,))
-    return rows(conn, "SELECT * FROM session_checkpoints WHERE project_normalized = ? ORDER BY id DESC LIMIT ?",
-                (project_normalized, limit))
+def for_project(conn: apsw.Connection, agent_id: str, project_normalized: str | None, limit: int) -> list[Row]:
+    return rows(conn, "SELECT * FROM session_checkpoints WHERE agent_id = ? AND (? IS NULL OR project_normalized = ?) "
+                      "ORDER BY id DESC LIMIT ?", (agent_id, project_normalized, project_normalized, limit))
 
 
 def purge_before(conn: apsw.Connection, created_before: str, limit: int) -> int:
