@@ -52,3 +52,18 @@ def test_harness_remember_and_recall(client):
     found = hook(client, "recall", harness="opencode", query="when does the release train leave").json()
     assert found["results"][0]["id"] == saved.json()["id"]
     assert hook(client, "recall", query="release").status_code == 400
+
+
+def test_what_did_not_fit_the_budget_stays_available(make_service):
+    from fastapi.testclient import TestClient
+
+    from signet_api.app import create_app
+
+    svc = make_service(hooks={"promptBudgetChars": 100})
+    with TestClient(create_app(service=svc)) as client:
+        a = remember(client, "The staging cluster runs Kubernetes 1.29 on three nodes in Frankfurt")["id"]
+        b = remember(client, "The staging cluster Kubernetes upgrade to 1.30 is planned for May")["id"]
+        body = {"harness": "claude-code", "sessionKey": "b1", "userMessage": "staging cluster kubernetes version"}
+        first = hook(client, "user-prompt-submit", **body).json()["memories"]
+        second = hook(client, "user-prompt-submit", **body).json()["memories"]
+    assert len(first) == 1 and len(second) == 1 and {first[0]["id"], second[0]["id"]} == {a, b}

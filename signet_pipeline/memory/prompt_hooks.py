@@ -11,10 +11,10 @@ from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.memory import checkpoints
 from signet_pipeline.memory.hooks import InjectedMemory, _alias, _HookRequest, compose
 from signet_pipeline.memory.models import RecallRequest, RememberRequest
-from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.recall import RecallOptions, recall
 from signet_pipeline.memory.remember import Actor, remember
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.memory.session_context import start_new_epoch
+from signet_pipeline.memory.session_context import Ledger, start_new_epoch
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.timeutil import now_iso
 
@@ -90,10 +90,12 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSu
         return PromptSubmitResult(inject="", memories=[])
     # With the session key, recall leaves out what the session was given already (its ledger).
     found = recall(svc, RecallRequest(query=prompt[:10_000], limit=hooks.prompt_limit, agent_id=req.agent_id,
-                                      min_score=hooks.prompt_min_score, session_key=req.session_key))
+                                      min_score=hooks.prompt_min_score, session_key=req.session_key),
+                   RecallOptions(record_session=False))
     fresh = [InjectedMemory(id=h.id, content=h.content, source="recall") for h in found.results]
     inject, injected = compose(fresh, hooks.prompt_budget_chars)
-    if req.session_key and injected:
+    if req.session_key and injected:  # only what fit the budget was given to the session
+        Ledger.load(svc, req.session_key, req.agent_id).record(svc, [m.id for m in injected])
         with svc.db.write() as conn:
             sessions_store.record_prompt_injected(conn, session_key=req.session_key, agent_id=req.agent_id,
                                                   memory_ids=[m.id for m in injected], now=now_iso())

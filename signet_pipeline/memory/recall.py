@@ -239,6 +239,7 @@ class RecallOptions:
     postings_budget: int | None = None  # search.fts_postings_budget
     hub_correction: bool = True  # search.hub_penalty applies
     graph: bool = True  # traversal, graph boost and dampening (memory.pipelineV2.graph/traversal/dampening)
+    record_session: bool = True  # False: the caller records in the session ledger what it really used
 
 
 def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
@@ -343,7 +344,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
 
     if options.track_access:
         svc.access.record([h.id for h in hits])
-        ledger.record(svc, [h.id for h in hits])
+        if options.record_session:
+            ledger.record(svc, [h.id for h in hits])
         if req.session_key:
             count_session_fts_hits(svc, req.session_key, keyword_matched)
     return RecallResult(
