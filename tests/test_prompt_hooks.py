@@ -59,10 +59,10 @@ def test_what_did_not_fit_the_budget_stays_available(make_service):
 
     from signet_api.app import create_app
 
-    svc = make_service(hooks={"promptBudgetChars": 100})
+    svc = make_service(hooks={"promptBudgetChars": 110})  # room for the header and one of the two
     with TestClient(create_app(service=svc)) as client:
-        a = remember(client, "The staging cluster runs Kubernetes 1.29 on three nodes in Frankfurt")["id"]
-        b = remember(client, "The staging cluster Kubernetes upgrade to 1.30 is planned for May")["id"]
+        a = remember(client, "The staging cluster runs Kubernetes 1.29 on three nodes in the Frankfurt data centre now")["id"]
+        b = remember(client, "The staging cluster Kubernetes upgrade to 1.30 is planned for May after the freeze ends")["id"]
         body = {"harness": "claude-code", "sessionKey": "b1", "userMessage": "staging cluster kubernetes version"}
         first = hook(client, "user-prompt-submit", **body).json()["memories"]
         second = hook(client, "user-prompt-submit", **body).json()["memories"]
