@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 from pathlib import Path
 
 from fastapi import Request
@@ -81,6 +82,8 @@ class Auth:
 
     def __init__(self, settings: Settings):
         self.mode = settings.auth.mode
+        self.local_hosts = {"localhost", "127.0.0.1", "::1", settings.server.host.lower(),
+                            *(h.lower() for h in settings.auth.allowed_hosts)}
         self._secret_path: Path = settings.auth_secret_path
         self._secret: bytes | None = None
         self.limiter = SlidingWindow()
@@ -94,6 +97,7 @@ class Auth:
     def identify(self, request: Request, *, required: bool = True) -> Identity:
         """`required`: whether the route needs an identity (routes open to anyone do not)."""
         if self.mode == "local":  # no auth at all: whatever Authorization header comes is ignored
+            self._check_host(request)
             return Identity("local", None, trusted=True)
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
@@ -101,10 +105,19 @@ class Auth:
             raise Unauthorized("Authorization must be 'Bearer <token>'", code="token_malformed")
         claims = verify(self.secret, token) if token.strip() else None
         if claims is None and self.mode == "hybrid" and _loopback(request):
+            self._check_host(request)
             return Identity("hybrid", None, trusted=True)
         if claims is None and required:
             raise Unauthorized("a Bearer token is required", code="token_required")
         return Identity(self.mode, claims, trusted=False)
+
+
+    def _check_host(self, request: Request) -> None:
+        """Trust without a token only for requests addressed to this machine by name: a browser
+        page whose DNS name was rebound to 127.0.0.1 still sends its own name as Host."""
+        host = urlsplit(f"//{request.headers.get('host', '')}").hostname or ""
+        if host.lower() not in self.local_hosts:
+            raise Forbidden(f"host {host!r} is not a local name (auth.allowedHosts)", code="host_not_allowed")
 
 
 def _loopback(request: Request) -> bool:

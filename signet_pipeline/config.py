@@ -346,6 +346,9 @@ class AuthConfig(_Section):
     mode: Literal["local", "team", "hybrid"] = "local"
     secret_path: Path | None = Field(None, description="signing secret; default <workspace>/auth.secret")
     default_token_ttl_days: float = Field(30.0, gt=0.0, le=3650.0)
+    # Host names a trusted (local) caller may address the API by, besides localhost, 127.0.0.1,
+    # ::1 and server.host: a web page that rebinds its DNS name to 127.0.0.1 is refused.
+    allowed_hosts: list[str] = []
 
 
 class AgentEntry(_Section):

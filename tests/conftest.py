@@ -26,6 +26,8 @@ def make_service(workspace, embedder):
     made: list[MemoryService] = []
 
     def _make(embedder_override=None, **overrides) -> MemoryService:
+        # TestClient addresses the app as http://testserver: a local name for these tests.
+        overrides["auth"] = {"allowed_hosts": ["testserver"], **overrides.get("auth", {})}
         svc = MemoryService(load_settings(workspace, **overrides), embedder=embedder_override or embedder)
         made.append(svc)
         return svc

@@ -57,3 +57,20 @@ def test_transcript_files_are_read_only_for_trusted_callers(make_service, tmp_pa
         answer = remote.post("/api/hooks/session-end", json={**body, "sessionKey": "file-2"},
                              headers={"authorization": f"Bearer {token}"}).json()
     assert answer["transcriptSaved"] is False  # a remote caller may not make the server read its files
+
+
+def test_only_transcript_files_are_read(client, tmp_path):
+    secret = tmp_path / "id_rsa"
+    secret.write_text("PRIVATE KEY")
+    link = tmp_path / "chat.jsonl"
+    link.symlink_to(secret)
+    for i, path in enumerate((secret, link, "/proc/self/environ")):
+        body = {"harness": "claude-code", "sessionKey": f"f{i}", "transcriptPath": str(path)}
+        assert client.post("/api/hooks/session-end", json=body).json()["transcriptSaved"] is False
+
+
+def test_a_rebound_host_name_is_not_trusted(client):
+    assert client.get("/api/memories").status_code == 200
+    rebound = client.get("/api/memories", headers={"host": "evil.example:3850"})
+    assert rebound.status_code == 403 and rebound.json()["error"]["code"] == "host_not_allowed"
+    assert client.get("/api/memories", headers={"host": "127.0.0.1:3850"}).status_code == 200

@@ -30,6 +30,7 @@ from signet_pipeline.timeutil import now_iso
 
 PINNED_MAX = 20
 MAX_TRANSCRIPT_BYTES = 20 * 1024 * 1024
+TRANSCRIPT_SUFFIXES = frozenset({".jsonl", ".json", ".md", ".txt", ".log"})
 HEADER = "[signet memory]"
 ELLIPSIS = "…"
 
@@ -71,7 +72,7 @@ class SessionEndRequest(_HookRequest):
     reason: str | None = Field(None, max_length=500)
     cwd: str | None = None
     transcript_path: str | None = _alias("transcriptPath", "transcript_path")
-    transcript: str | None = None
+    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_BYTES)
 
     @property
     def key(self) -> str | None:
@@ -169,7 +170,10 @@ def read_transcript(req: SessionEndRequest, *, read_files: bool) -> str | None:
         return None
     path = Path(req.transcript_path).expanduser()
     try:
-        if not path.is_file() or path.stat().st_size > MAX_TRANSCRIPT_BYTES:
+        # A transcript file, not whatever a caller names: no links, no system trees, a transcript suffix.
+        if path.is_symlink() or path.suffix.lower() not in TRANSCRIPT_SUFFIXES or not path.is_file():
+            return None
+        if path.resolve().parts[1:2] in (("proc",), ("sys",), ("dev",)) or path.stat().st_size > MAX_TRANSCRIPT_BYTES:
             return None
         return path.read_text(encoding="utf-8", errors="replace") or None
     except OSError:
