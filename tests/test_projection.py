@@ -15,6 +15,7 @@ from signet_pipeline.assets.projection import (
 from signet_pipeline.memory import projection_view
 from signet_pipeline.resources import EmbedderResource, SignetStoreResource
 from signet_pipeline.stages import projection as stage
+from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import projections as proj_store
 from tests.conftest import remember
 
@@ -172,7 +173,7 @@ def test_3d_private_memories_and_determinism(client, svc, signet, instance):
     meta = materialize(signet, instance, dimensions=[2, 3])
     assert meta["dims"].value == [2, 3]
     cached = proj_store.cached(svc.db.reader(), 3)
-    assert json.loads(cached["private_json"]) == [[8, "alice"]]
+    assert json.loads(cached["private_json"])[8] == ["alice", "private"]  # every node's owner and visibility
 
     mine = client.get("/api/embeddings/projection", params={"dimensions": 3}).json()
     assert mine["count"] == 8 and mine["total"] == 8 and secret["id"] not in {n["id"] for n in mine["nodes"]}
@@ -182,6 +183,11 @@ def test_3d_private_memories_and_determinism(client, svc, signet, instance):
                       headers={"x-signet-agent-id": "alice"}).json()
     assert hers["count"] == 9 and secret["id"] in {n["id"] for n in hers["nodes"]}
     assert len(hers["edges"]) > len(mine["edges"])  # the private node's edges are served to its agent only
+    with svc.db.write() as conn:  # an isolated agent sees only its own nodes
+        agents_store.sync_roster(conn, [("alice", "isolated", None)], "2030-01-01T00:00:00.000Z")
+    isolated = client.get("/api/embeddings/projection", params={"dimensions": 3},
+                          headers={"x-signet-agent-id": "alice"}).json()
+    assert [n["id"] for n in isolated["nodes"]] == [secret["id"]] and isolated["total"] == 1
 
     again = materialize(signet, instance, dimensions=[3])  # forced: recomputed with the same seed
     assert again["dims"].value == [3]

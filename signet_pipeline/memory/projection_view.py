@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import projections as proj_store
 from signet_pipeline.store.db import Database, Row
 from signet_pipeline.timeutil import to_iso
@@ -68,7 +69,8 @@ def projection(db: Database, model: str, dims: int, agent_id: str, *, now: datet
         state = proj_store.source_state(conn, model, emb_store.vec_dimensions(conn), agent_id)
         found = proj_store.cached(conn, dims)
         if found is not None and found["fingerprint"] == state.fingerprint:
-            return ProjectionAnswer(200, _cached_body(found, state.visible, agent_id))
+            return ProjectionAnswer(200, _cached_body(found, state.visible, agent_id,
+                                                      agents_store.readable_owners(conn, agent_id)))
         pending = proj_store.requested_at(conn, dims)
     now = now or datetime.now(timezone.utc)
     renew_before = to_iso(now - RENEW_AFTER)
@@ -78,11 +80,13 @@ def projection(db: Database, model: str, dims: int, agent_id: str, *, now: datet
     return ProjectionAnswer(202, ProjectionComputing(dimensions=dims, total=state.visible).model_dump_json())
 
 
-def _cached_body(found: Row, total: int, agent_id: str) -> str:
-    """The cached nodes and edges the reader may see. When that is all of them (one agent, or no
-    private memories) the stored JSON is spliced in as is: parsing and re-encoding it costs tens of
-    ms per 10k nodes (bench/projection_bench.py)."""
-    hidden = {index for index, owner in json.loads(found["private_json"]) if owner != agent_id}
+def _cached_body(found: Row, total: int, agent_id: str, owners: set[str] | None) -> str:
+    """The cached nodes and edges the reader's policy lets it see (its own, and the global ones of
+    `owners`, None meaning every owner). When that is all of them the stored JSON is spliced in as
+    is: parsing and re-encoding it costs tens of ms per 10k nodes (bench/projection_bench.py)."""
+    hidden = {index for index, (owner, visibility) in enumerate(json.loads(found["private_json"]))
+              if not ((owner == agent_id and visibility != "archived")
+                      or (visibility == "global" and (owners is None or owner in owners)))}
     head = f'{{"status":"cached","dimensions":{found["dimensions"]},'
     tail = f',"cachedAt":{json.dumps(found["cached_at"])}}}'
     if not hidden:

@@ -171,11 +171,12 @@ def project_store(db: Database, model: str, dims: int, *, force: bool = False) -
         found, matrix = proj_store.source_rows(conn, model, vec_dims) if vec_dims else ([], np.zeros((0, 1)))
     lay = layout(matrix, dims)
     nodes = [node(row, point) for row, point in zip(found, lay.coords)]
-    private = [[i, row["agent_id"]] for i, row in enumerate(found) if row["visibility"] != "global"]
+    # Who may see each node depends on the reader's policy: keep every node's owner and visibility.
+    access = [[row["agent_id"], row["visibility"]] for row in found]
     payload = json.dumps({"nodes": nodes, "edges": lay.edges.tolist()}, separators=(",", ":"))
     elapsed_ms = (time.perf_counter() - started) * 1000
     with db.write() as conn:
-        proj_store.write_cache(conn, dims=dims, state=state, result_json=payload, private_json=json.dumps(private),
+        proj_store.write_cache(conn, dims=dims, state=state, result_json=payload, private_json=json.dumps(access),
                                elapsed_ms=elapsed_ms, now=now_iso())
     return ProjectionReport(dims, points=len(nodes), edges=len(lay.edges), elapsed_ms=elapsed_ms, layout=lay,
                             preview=nodes[:10])

@@ -44,3 +44,15 @@ def sync_roster(conn: apsw.Connection, roster: list[tuple[str, str, str | None]]
 
 def all_agents(conn: apsw.Connection) -> list[Row]:
     return rows(conn, "SELECT id, read_policy, policy_group, source, created_at, updated_at FROM agents ORDER BY id")
+
+
+def readable_owners(conn: apsw.Connection, agent_id: str) -> set[str] | None:
+    """Owners whose global memories the agent may read: None for every owner (shared, the
+    default), its group's agents (group), or none but itself (isolated)."""
+    found = rows(conn, "SELECT read_policy, policy_group FROM agents WHERE id = ?", (agent_id,))
+    policy = found[0]["read_policy"] if found else "shared"
+    if policy == "shared":
+        return None
+    if policy == "isolated":
+        return {agent_id}
+    return {r[0] for r in conn.execute("SELECT id FROM agents WHERE policy_group = ?", (found[0]["policy_group"],))}

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import apsw
 import numpy as np
 
+from signet_pipeline.store.agents import READ_POLICY_SQL
 from signet_pipeline.store.db import Row, one, rows, scalar
 
 # The projected set. Superseded memories drop out (as from recall and listing); archived ones are
@@ -36,10 +37,10 @@ def source_state(conn: apsw.Connection, model: str, dims: int | None, agent_id: 
         return SourceState(0, f"{model}/-:0", 0)
     found = one(conn, "SELECT count(*) AS n, coalesce(sum(m.rid), 0) AS rids, coalesce(sum(e.id), 0) AS eids, "
                       "coalesce(sum(CASE WHEN m.visibility <> 'global' THEN m.rid END), 0) AS private, "
-                      "coalesce(sum(m.visibility = 'global' OR m.agent_id = :agent), 0) AS visible, "
+                      f"coalesce(sum({READ_POLICY_SQL}), 0) AS visible, "
                       "coalesce(max(m.updated_at), '') AS edited, coalesce(max(e.updated_at), '') AS embedded "
                       + _SOURCE,
-                {"model": model, "dims": dims, "agent": agent_id}) or {}
+                {"model": model, "dims": dims, "agent_id": agent_id}) or {}
     fingerprint = (f"{model}/{dims}:{found['n']}:{found['rids']}:{found['eids']}:{found['private']}:"
                    f"{found['edited']}:{found['embedded']}")
     return SourceState(found["n"], fingerprint, found["visible"])
