@@ -74,3 +74,25 @@ def test_checkpoints_are_their_agents_own(client):
     assert len(mine) == 1 and "VPN hint" in mine[0]["digest"] and "salary" not in mine[0]["digest"]
     assert client.get("/api/checkpoints/priv", headers={"x-signet-agent-id": "eve"}).json() == {"checkpoints": []}
     assert client.get("/api/checkpoints", headers={"x-signet-agent-id": "eve"}).json() == {"checkpoints": []}
+
+
+@pytest.mark.parametrize("text, kept", [
+    ('{"api_key": "abc123", "name": "x"}', '"api_key": "[redacted]"'),
+    ("postgres://admin:pa55word@db.internal/prod", "postgres://[redacted]@db.internal/prod"),
+    ("Authorization: Basic dXNlcjpwYXNzd29yZA==", "Authorization: [redacted]"),
+    ("key AIzaSyA-abcdefghijklmnopqrstuvwxyz12345", "key [redacted]"),
+])
+def test_more_secret_shapes(text, kept):
+    assert redact(text) == kept or kept in redact(text)
+
+
+def test_ordinary_text_is_left_alone():
+    for text in ("the monkey: banana", "see config.yaml and version 1.2.3", "https://example.com/docs/page"):
+        assert redact(text) == text
+
+
+def test_signet_tokens_are_scrubbed():
+    from signet_pipeline.auth.tokens import issue
+
+    token = issue(b"k" * 32, sub="ci", role="admin", ttl_s=60)[0]
+    assert redact(f"export SIGNET_API_KEY {token}") == "export SIGNET_API_KEY [redacted]"

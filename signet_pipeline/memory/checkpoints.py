@@ -19,19 +19,33 @@ MERGE_WINDOW_S = 2.5
 PROMPT_CHARS = 200
 REDACTED = "[redacted]"
 _SECRETS = [
-    re.compile(r"(?i)\bbearer\s+[A-Za-z0-9._~+/=-]{8,}"),
-    re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_-]{16,}\b"),  # OpenAI-style keys
-    re.compile(r"\b(?:ghp|gho|ghs|ghu|github_pat)_[A-Za-z0-9_]{20,}\b"),
+    re.compile(r"(?i)\b(?:bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}"),
+    re.compile(r"\b[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]{10,})?\b"),  # JWTs, Signet tokens
+    re.compile(r"\b(?:sk|pk|rk)-[A-Za-z0-9_-]{12,}"),  # OpenAI-style keys
+    re.compile(r"\b(?:ghp|gho|ghs|ghu|github_pat)_[A-Za-z0-9_]{12,}"),
     re.compile(r"\bAKIA[0-9A-Z]{16}\b"),  # AWS access key ids
-    re.compile(r"\bxox[abpr]-[A-Za-z0-9-]{10,}\b"),  # Slack tokens
-    re.compile(r"(?i)\b([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD)[A-Z0-9_]*)\s*[=:]\s*\S+"),
-    re.compile(r"\b[A-Za-z0-9+/]{40,}={0,2}"),  # long base64 blobs (credentials, keys)
+    re.compile(r"\bAIza[0-9A-Za-z_-]{20,}"),  # Google API keys
+    re.compile(r"\bxox[abpr]-[A-Za-z0-9-]{10,}"),  # Slack tokens
+    re.compile(r"(?<=://)[^/\s:@]+:[^/\s@]+(?=@)"),  # credentials in a URL
+    re.compile(r'(?i)"([a-z0-9_-]*(?:key|secret|token|password|passwd)[a-z0-9_-]*)"\s*:\s*"[^"]*"'),  # JSON fields
+    re.compile(r"\b([A-Z0-9_]*(?:KEY|SECRET|TOKEN|PASSWORD|PASSWD)[A-Z0-9_]*)\s*[=:]\s*\S+"),  # ENV_NAME=value
+    re.compile(r"\b([a-z0-9]+[_-](?:key|secret|token|password|passwd)|password|passwd|secret)\s*[=:]\s*\S+"),
+    re.compile(r"[A-Za-z0-9+/_-]{40,}={0,2}"),  # long base64 blobs (credentials, keys)
 ]
+
+
+def _masked(match: re.Match) -> str:
+    """A named secret keeps its name (`API_KEY=[redacted]`, `"token": "[redacted]"`)."""
+    if not match.re.groups:
+        return REDACTED
+    if match.group(0).startswith('"'):
+        return f'"{match.group(1)}": "{REDACTED}"'
+    return f"{match.group(1)}={REDACTED}"
 
 
 def redact(text: str) -> str:
     for pattern in _SECRETS:
-        text = pattern.sub(lambda m: f"{m.group(1)}={REDACTED}" if m.re.groups else REDACTED, text)
+        text = pattern.sub(_masked, text)
     return text
 
 
@@ -49,9 +63,9 @@ def digest(trigger: str, *, project: str | None, prompts: int, queries: list[str
     if queries:
         lines += ["- recent prompts:", *(f"  - {q}" for q in queries[-5:])]
     if remembers:
-        lines += [f"- remembered ({len(remembers)}):", *(f"  - {m[:160]}" for m in remembers[:5])]
+        lines += [f"- remembered ({len(remembers)}):", *(f"  - {redact(m)[:160]}" for m in remembers[:5])]
     if context:
-        lines += ["- context:", context[:2000]]
+        lines += ["- context:", redact(context)[:2000]]
     return redact("\n".join(lines))
 
 
