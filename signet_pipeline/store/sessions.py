@@ -24,11 +24,11 @@ def start(conn: apsw.Connection, *, session_key: str, agent_id: str, harness: st
 def end(conn: apsw.Connection, *, session_key: str, agent_id: str, harness: str, reason: str | None,
         now: str) -> bool:
     """Mark a session ended; True only for the call that ended it (a session-end without a
-    session-start still registers the session)."""
+    session-start still registers the session). Only the session's own agent ends it."""
     start(conn, session_key=session_key, agent_id=agent_id, harness=harness, project=None, now=now)
     return bool(list(conn.execute(
-        "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE session_key = ? AND ended_at IS NULL RETURNING 1",
-        (now, reason, session_key))))
+        "UPDATE sessions SET ended_at = ?, end_reason = ? WHERE session_key = ? AND agent_id = ? AND ended_at IS NULL "
+        "RETURNING 1", (now, reason, session_key, agent_id))))
 
 
 def record_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, memory_ids: list[str],
@@ -147,7 +147,8 @@ def save_transcript(conn: apsw.Connection, *, session_key: str, content: str, ha
                     project: str | None, agent_id: str, now: str) -> None:
     conn.execute("INSERT INTO session_transcripts(session_key, content, harness, project, agent_id, created_at) "
                  "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET content = excluded.content, "
-                 "harness = excluded.harness, project = coalesce(excluded.project, session_transcripts.project)",
+                 "harness = excluded.harness, project = coalesce(excluded.project, session_transcripts.project) "
+                 "WHERE session_transcripts.agent_id = excluded.agent_id",  # another agent cannot overwrite it
                  (session_key, content, harness, project, agent_id, now))
 
 
