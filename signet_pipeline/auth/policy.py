@@ -1,5 +1,5 @@
-"""Who may do what: roles -> permissions (the spec's matrix), the permission and rate limit of
-each route, and scope checks."""
+"""Who may do what: roles -> permissions (the spec's matrix), and the sliding-window rate limiter.
+(Scopes are applied where the target is known: signet_api/deps.py and the mutations.)"""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import time
 from collections import deque
 from typing import Literal
 
-from signet_pipeline.auth.tokens import Role, TokenClaims
+from signet_pipeline.auth.tokens import Role
 from signet_pipeline.errors import SignetError
 
 Permission = Literal["none", "remember", "recall", "modify", "forget", "recover", "documents", "diagnostics",
@@ -35,16 +35,6 @@ class RateLimited(SignetError):
 
 def allowed(role: Role, permission: str) -> bool:
     return permission in ROLE_PERMISSIONS[role]
-
-
-def check_scope(claims: TokenClaims | None, *, project: str | None = None, agent: str | None = None) -> None:
-    """A scoped token may only touch its project / agent; admin and unscoped tokens may touch all."""
-    if claims is None or claims.role == "admin" or claims.scope.empty:
-        return
-    if claims.scope.project and project != claims.scope.project:
-        raise Forbidden(f"token is scoped to project {claims.scope.project!r}", code="scope_denied")
-    if claims.scope.agent and agent is not None and agent != claims.scope.agent:
-        raise Forbidden(f"token is scoped to agent {claims.scope.agent!r}", code="scope_denied")
 
 
 class SlidingWindow:

@@ -112,7 +112,9 @@ def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: st
     results: list[MutationResult] = []
     for c in candidates:
         try:
-            results.append(mutations.delete(svc, c["id"], DeleteRequest(reason=req.reason, force=req.force),
+            # The version the token was computed over: a memory changed since is refused, not deleted.
+            results.append(mutations.delete(svc, c["id"], DeleteRequest(reason=req.reason, force=req.force,
+                                                                        if_version=c["version"]),
                                             actor=actor, agent_id=agent_id, project_scope=project_scope))
         except (MutationRejected, NotFound, Forbidden) as exc:
             results.append(_refused(c["id"], exc))
