@@ -24,10 +24,14 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     """Build the API. Pass `service` to share one (tests, benchmarks); otherwise the lifespan
     opens one from `settings` (default: load_settings())."""
 
+    settings = service.settings if service is not None else settings or load_settings()
+    # Team mode serves nothing without a token: the interactive docs and the schema go too.
+    docs = {"docs_url": None, "redoc_url": None, "openapi_url": None} if settings.auth.mode == "team" else {}
+
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         owned = service is None
-        svc = service or MemoryService(settings or load_settings())
+        svc = service or MemoryService(settings)
         app.state.service = svc
         app.state.auth = Auth(svc.settings)
         app.state.shutting_down = False
@@ -45,6 +49,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
         summary="Long-term memory for AI agents: remember and recall over a local SQLite store.",
         lifespan=lifespan,
         dependencies=[Depends(authorize)],
+        **docs,
     )
     install_error_handlers(app)
     app.state.analytics = Analytics()  # this process's request counters (routes/analytics.py reads them)

@@ -196,3 +196,22 @@ def test_odd_authorization_headers_are_401_never_500(team):
     for value in (b"Bearer \xe9t\xe9.abc", b"Bearer a.b.c", b"Bearer .", b"Bearer " + b"x" * 5000):
         response = client.get("/api/memories", headers={"authorization": value})
         assert response.status_code == 401, value
+
+
+def test_team_mode_hides_the_docs_and_scoped_tokens_write_into_their_project(team, make_service):
+    client, token = team
+    assert client.get("/openapi.json").status_code in (401, 404) and client.get("/docs").status_code in (401, 404)
+    saved = client.post("/api/memory/remember", json={"content": "Alpha ships weekly", "project": "beta"},
+                        headers=token("agent", agent="default", project="alpha")).json()
+    assert client.get(f"/api/memory/{saved['id']}", headers=token("admin")).json()["project"] == "alpha"
+    local = make_service()
+    with TestClient(create_app(service=local)) as open_client:
+        assert open_client.get("/openapi.json").status_code == 200  # local mode keeps them
+
+
+def test_the_limiter_forgets_idle_keys():
+    window = SlidingWindow(max_keys=2)
+    window.hit("a", 5, now=0.0)
+    window.hit("b", 5, now=1.0)
+    window.hit("c", 5, now=100.0)  # a and b left their windows: dropped to make room
+    assert set(window._events) == {"c"}

@@ -21,6 +21,7 @@ Status = Literal["queued", "extracting", "chunking", "embedding", "indexing", "d
 
 @router.post("/api/documents", status_code=202, summary="Queue a URL or a text for ingest (chunked into memories)")
 def create_route(request: Request, body: DocumentRequest, svc: Service) -> dict[str, Any]:
+    body.project = project_scope(request) or body.project  # a project-scoped token files into its project
     return documents.create(svc, body, agent_id=reading_agent(request, body.agent_id))
 
 

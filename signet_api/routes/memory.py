@@ -7,7 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
-from signet_api.deps import actor, reading_agent, service
+from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.memory import reads
 from signet_pipeline.memory.models import RecallRequest, RecallResult, RememberRequest, RememberResult
 from signet_pipeline.memory.recall import recall
@@ -29,6 +29,7 @@ def _truthy(value: str | None) -> bool | None:
 
 def _remember(request: Request, body: RememberRequest, svc: MemoryService, who: Actor) -> RememberResult:
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
+    body.project = project_scope(request) or body.project  # a project-scoped token writes into its project
     return remember(svc, body, who)
 
 

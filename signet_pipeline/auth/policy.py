@@ -40,14 +40,18 @@ def allowed(role: Role, permission: str) -> bool:
 class SlidingWindow:
     """At most `limit` events per key in any `window_s` seconds (one process)."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_keys: int = 10_000) -> None:
         self._events: dict[str, deque[float]] = {}
         self._lock = threading.Lock()
+        self._max_keys = max_keys
 
     def hit(self, key: str, limit: int, window_s: float = 60.0, now: float | None = None) -> None:
         """Count one event, or raise RateLimited with the seconds until one slot frees."""
         at = time.monotonic() if now is None else now
         with self._lock:
+            if key not in self._events and len(self._events) >= self._max_keys:
+                # Keys come from token subjects and headers: drop the ones whose window has passed.
+                self._events = {k: v for k, v in self._events.items() if v and v[-1] > at - window_s}
             events = self._events.setdefault(key, deque())
             while events and events[0] <= at - window_s:
                 events.popleft()
