@@ -198,6 +198,7 @@ class RetentionConfig(_Section):
     history_retention_days: float = Field(180.0, ge=0.0, le=36_500.0)
     completed_job_retention_days: float = Field(14.0, ge=0.0, le=36_500.0)
     dead_job_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
+    # Session checkpoints and the session context ledger (transcripts are kept).
     checkpoint_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
     # Embedding change-log entries kept (in-process vector indexes read it; a reader further
     # behind reloads from the table) and pruned per sweep.

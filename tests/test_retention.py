@@ -54,6 +54,8 @@ def test_each_step_purges_only_rows_past_its_window(svc):
         for days in (31, 29):
             conn.execute("INSERT INTO session_checkpoints(session_key, trigger, digest, created_at) "
                          "VALUES ('s', 'periodic', 'd', ?)", (days_ago(days),))
+            conn.execute("INSERT INTO session_recalls(session_key, agent_id, context_epoch, memory_id, first_at) "
+                         "VALUES ('s', 'default', 0, ?, ?)", (f"m{days}", days_ago(days)))
     for status, days in (("completed", 15), ("completed", 13), ("dead", 31), ("dead", 29)):
         job(svc, status, days)
     before_vectors = q(svc, "SELECT count(*) FROM embeddings")[0][0]
@@ -61,7 +63,8 @@ def test_each_step_purges_only_rows_past_its_window(svc):
     report = sweep(svc.db, RetentionConfig(), now=to_iso(NOW))
 
     assert report.counts() == {"graph_links": 2, "embeddings": 2, "tombstones": 2, "history": 1,
-                               "completed_jobs": 1, "dead_jobs": 1, "checkpoints": 1, "embedding_change_log": 0}
+                               "completed_jobs": 1, "dead_jobs": 1, "checkpoints": 1, "session_ledger": 1,
+                               "embedding_change_log": 0}
     assert q(svc, "SELECT count(*) FROM session_checkpoints")[0][0] == 1  # the 29-day-old one stays
     assert {r[0] for r in q(svc, "SELECT id FROM memories WHERE id IN (?, ?, ?)", old, recent, shared)} == {recent}
     # The old tombstone's vector went; the shared one stays for the other agent's live copy.

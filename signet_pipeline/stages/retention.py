@@ -116,6 +116,8 @@ def sweep(db: Database, cfg: RetentionConfig, *, now: str | None = None) -> Rete
     checkpoints = before(cfg.checkpoint_retention_days)
     _run(report, db, "checkpoints", checkpoints, limit,
          lambda c: (checkpoint_store.purge_before(c, checkpoints, limit), {}))
+    _run(report, db, "session_ledger", checkpoints, limit,
+         lambda c: (sessions_store.purge_ledger_before(c, checkpoints, limit), {}))
     _run(report, db, "embedding_change_log", None, cfg.change_log_batch,
          lambda c: (emb_store.prune_change_log(c, keep=cfg.change_log_keep, limit=cfg.change_log_batch), {}))
     return report

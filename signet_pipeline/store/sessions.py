@@ -157,3 +157,11 @@ def transcripts(conn: apsw.Connection, session_keys: list[str], agent_id: str) -
     marks = ", ".join("?" * len(session_keys))
     return dict(conn.execute(f"SELECT session_key, content FROM session_transcripts WHERE session_key IN ({marks}) "
                              "AND agent_id = ?", (*session_keys, agent_id))) if session_keys else {}
+
+
+def purge_ledger_before(conn: apsw.Connection, before: str, limit: int) -> int:
+    """Session-ledger rows older than the cutoff (a session that old is over; its context epochs
+    are of no use to anyone), at most `limit`."""
+    return len(list(conn.execute(
+        "DELETE FROM session_recalls WHERE rowid IN (SELECT rowid FROM session_recalls WHERE first_at < ? LIMIT ?) "
+        "RETURNING 1", (before, limit))))
