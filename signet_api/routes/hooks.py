@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
-from signet_api.deps import actor, reading_agent, service
+from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.memory import checkpoints, hooks, prompt_hooks
 from signet_pipeline.memory.hooks import (
     SessionEndRequest, SessionEndResult, SessionStartRequest, SessionStartResult, require_harness,
@@ -81,6 +81,7 @@ def compaction_complete_route(request: Request, body: CompactionCompleteRequest,
     if _hooks_off(request):
         return CompactionCompleteResult(success=True)
     _identify(request, body)
+    body.project = project_scope(request) or body.project  # a project-scoped token files into its project
     return prompt_hooks.compaction_complete(svc, body, who)
 
 
@@ -89,6 +90,7 @@ def hook_remember_route(request: Request, body: HookRememberRequest, svc: Servic
                         who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     require_harness(body.harness)
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
+    body.project = project_scope(request) or body.project
     return remember(svc, body, who)
 
 
