@@ -14,7 +14,8 @@ import shutil
 
 from bench import dataset, store
 from bench.stats import Timer
-from signet_pipeline.config import RetentionConfig, load_settings
+from signet_pipeline.config import load_settings
+from signet_pipeline.config_sections import RetentionConfig
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import create_embedder
 from signet_pipeline.stages.retention import sweep

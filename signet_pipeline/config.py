@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, ValidationError, model_validator
-from pydantic.alias_generators import to_camel
+from pydantic import AliasChoices, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from signet_pipeline.config_sections import PipelineV2Config, Section
 from signet_pipeline.errors import ConfigError
 
 DEFAULT_WORKSPACE = Path("~/.agents")
@@ -24,12 +24,7 @@ CONFIG_FILE = "agent.yaml"
 DB_RELATIVE_PATH = Path("memory") / "memories.db"
 
 
-class _Section(BaseModel):
-    # camelCase keys as the reference writes them; snake_case accepted too.
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="ignore")
-
-
-class SearchConfig(_Section):
+class SearchConfig(Section):
     alpha: float = Field(0.7, ge=0.0, le=1.0, description="vector weight; 1 - alpha goes to BM25")
     min_score: float = Field(0.1, ge=0.0, le=1.0, validation_alias=AliasChoices("min_score", "minScore"))
     default_limit: int = Field(10, ge=1, le=200, validation_alias=AliasChoices("default_limit", "defaultLimit"))
@@ -54,7 +49,7 @@ class SearchConfig(_Section):
 ONNX_MODEL, ONNX_DIMENSIONS = "all-MiniLM-L6-v2", 384  # what providers/embeddings/onnx.py ships
 
 
-class EmbeddingConfig(_Section):
+class EmbeddingConfig(Section):
     provider: Literal["onnx", "ollama", "openai", "none"] = "onnx"
     model: str = Field("", description="empty: the provider's default model")
     dimensions: int | None = Field(None, ge=8, le=8192)
@@ -84,213 +79,7 @@ class EmbeddingConfig(_Section):
         return {"ollama": "http://localhost:11434", "openai": "https://api.openai.com"}.get(self.provider)
 
 
-class WorkerConfig(_Section):
-    # Dagster sensor interval over memory_jobs (floored at 1 s: a tick is a gRPC call + a query).
-    poll_ms: int = Field(2000, ge=100, le=60_000)
-    max_retries: int = Field(3, ge=1, le=10)
-    lease_timeout_ms: int = Field(300_000, ge=10_000, le=600_000)
-    # Jobs leased per Dagster run: a run costs seconds to launch, so many jobs share one.
-    batch_size: int = Field(50, ge=1, le=1000)
-    # Jobs processed at once inside a run (HTTP LLM calls overlap; the rules provider is CPU-bound).
-    concurrency: int = Field(4, ge=1, le=32)
-
-
-_LLM_DEFAULT_MODELS = {"rules": "rules-v1", "ollama": "qwen3:4b", "openai": "gpt-4o-mini"}
-
-
-class ExtractionConfig(_Section):
-    """LLM provider of the extraction/decision stages. `rules` is the offline deterministic default."""
-
-    provider: Literal["rules", "ollama", "openai"] = "rules"
-    model: str = Field("", description="empty: the provider's default model")
-    timeout: int = Field(45_000, ge=5_000, le=300_000, description="ms per LLM call")
-    min_confidence: float = Field(0.7, ge=0.0, le=1.0)
-    base_url: str | None = None
-    api_key_env: str = "OPENAI_API_KEY"
-
-    @model_validator(mode="after")
-    def _default_model(self) -> "ExtractionConfig":
-        if not self.model:
-            self.model = _LLM_DEFAULT_MODELS[self.provider]
-        return self
-
-    def resolved_base_url(self) -> str | None:
-        if self.base_url:
-            return self.base_url.rstrip("/")
-        return {"ollama": "http://localhost:11434", "openai": "https://api.openai.com"}.get(self.provider)
-
-
-class GraphConfig(_Section):
-    """Legacy graph boost (used when traversal finds no focal entity). Spec default weight 0.15;
-    ours is 0: it lowered R@5/R@10 on the LoCoMo-format eval (docs/BENCHMARKS.md)."""
-
-    enabled: bool = True
-    boost_weight: float = Field(0.0, ge=0.0, le=1.0)
-    boost_timeout_ms: int = Field(500, ge=50, le=5000)
-
-
-class TraversalConfig(_Section):
-    """Graph traversal as a recall path (spec knowledge-graph "Walk Algorithm")."""
-
-    enabled: bool = True
-    max_aspects_per_entity: int = Field(10, ge=1, le=100)
-    max_attributes_per_aspect: int = Field(20, ge=1, le=500)
-    max_dependency_hops: int = Field(30, ge=0, le=500)
-    min_dependency_strength: float = Field(0.3, ge=0.0, le=1.0)
-    timeout_ms: int = Field(500, ge=10, le=10_000)
-    max_focal_entities: int = Field(20, ge=1, le=200)
-    max_memories: int = Field(50, ge=1, le=5000, description="memories one walk may add as candidates")
-    # Share of the result slots kept for flat FTS/vector candidates (the issue: at least 40%).
-    flat_slot_share: float = Field(0.4, ge=0.4, le=1.0)
-
-
-class DampeningConfig(_Section):
-    """Post-fusion corrections (spec "Post-Fusion Dampening"), each toggleable. All off by
-    default: none helped on the LoCoMo-format eval (docs/BENCHMARKS.md) — gravity changed nothing
-    (the coverage score already covers it), resolution cost R@5, hub cost R@5-R@25 slightly and
-    ~1 ms per recall."""
-
-    gravity_enabled: bool = False
-    hub_enabled: bool = False
-    resolution_enabled: bool = False
-    hub_percentile: float = Field(0.9, ge=0.0, le=1.0)
-    hub_penalty: float = Field(0.7, ge=0.0, le=1.0)
-    gravity_penalty: float = Field(0.5, ge=0.0, le=1.0)
-    resolution_boost: float = Field(1.2, ge=1.0, le=3.0)
-
-
-class RerankerConfig(_Section):
-    """Embedding reranker over the top N results (off by default; spec default on with a model)."""
-
-    enabled: bool = False
-    top_n: int = Field(20, ge=1, le=100)
-    timeout_ms: int = Field(2000, ge=100, le=30_000)
-
-
-class FeedbackConfig(_Section):
-    """Aspect feedback at session end (spec "Behavioral Feedback Loop"): injected memories a later
-    full-text search of the session hit raise their aspects' weight; aspects nobody confirmed for
-    `staleDays` decay, every `decayIntervalSessions` ended sessions of an agent."""
-
-    enabled: bool = True
-    delta: float = Field(0.05, ge=0.0, le=1.0, description="weight gained per confirmed memory")
-    min_weight: float = Field(0.1, ge=0.0, le=1.0)
-    max_weight: float = Field(1.0, ge=0.0, le=1.0)
-    stale_days: float = Field(14.0, gt=0.0, le=3650.0)
-    decay_rate: float = Field(0.02, ge=0.0, le=1.0)
-    decay_interval_sessions: int = Field(5, ge=1, le=10_000)
-
-    @model_validator(mode="after")
-    def _bounds(self) -> "FeedbackConfig":
-        if self.min_weight > self.max_weight:
-            raise ValueError("minWeight must not exceed maxWeight")
-        return self
-
-
-class RetentionConfig(_Section):
-    """Retention sweep (spec "Retention Worker"): six ordered purge steps, each its own short
-    transaction capped at batchLimit rows; nothing inside its window is touched."""
-
-    enabled: bool = True
-    interval_hours: int = Field(6, ge=1, le=24, description="schedule: every N hours")
-    batch_limit: int = Field(500, ge=1, le=100_000)
-    tombstone_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
-    history_retention_days: float = Field(180.0, ge=0.0, le=36_500.0)
-    completed_job_retention_days: float = Field(14.0, ge=0.0, le=36_500.0)
-    dead_job_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
-    # Session checkpoints and the session context ledger (transcripts are kept).
-    checkpoint_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
-    # Embedding change-log entries kept (in-process vector indexes read it; a reader further
-    # behind reloads from the table) and pruned per sweep.
-    change_log_keep: int = Field(100_000, ge=1_000, le=10_000_000)
-    change_log_batch: int = Field(50_000, ge=1, le=10_000_000)
-
-
-class HintsConfig(_Section):
-    """Prospective indexing (spec "Prospective Indexing (Hints)"): questions a memory would answer,
-    generated after the write and searched beside the content (max-merged, never added). On by
-    default, unlike the spec: with the rules provider it lifted LoCoMo-format R@10 0.785 -> 0.800
-    for +1.3 ms of recall at 10k (docs/BENCHMARKS.md, docs/DECISIONS.md)."""
-
-    enabled: bool = True
-    max: int = Field(5, ge=1, le=20, description="hints generated per memory")
-    timeout: int = Field(45_000, ge=5_000, le=300_000, description="ms per LLM call")
-    poll: int = Field(5_000, ge=1_000, le=60_000, description="ms between sensor ticks")
-
-
-class EmbeddingTrackerConfig(_Section):
-    """Embedding refresh (spec "Embedding Tracker"): missing vectors, vectors of an old content hash
-    and vectors of another model are re-embedded in small batches."""
-
-    enabled: bool = True
-    poll_ms: int = Field(5_000, ge=1_000, le=60_000)
-    batch_size: int = Field(8, ge=1, le=20)
-
-
-class DocumentsConfig(_Section):
-    """Document ingest (spec "Document Ingest"): chunk windows and the URL fetch size cap."""
-
-    worker_interval_ms: int = Field(10_000, ge=1_000, le=300_000, description="sensor interval")
-    chunk_size: int = Field(2_000, ge=200, le=50_000, description="characters per chunk")
-    chunk_overlap: int = Field(200, ge=0, le=10_000, description="characters a chunk shares with the previous")
-    max_content_bytes: int = Field(10_485_760, ge=1_024, le=104_857_600)
-    # Off: a queued URL may not reach this machine or a private network (a document is readable
-    # by agents who could not call those services). On only for trusted single-user setups.
-    allow_private_urls: bool = False
-
-    @model_validator(mode="after")
-    def _overlap(self) -> "DocumentsConfig":
-        if self.chunk_overlap >= self.chunk_size:
-            raise ValueError("chunkOverlap must be smaller than chunkSize")
-        return self
-
-
-class PipelineV2Config(_Section):
-    enabled: bool = True
-    shadow_mode: bool = False
-    mutations_frozen: bool = False
-    allow_update_delete: bool = False
-    graph_enabled: bool = True
-    min_fact_confidence_for_write: float = Field(0.7, ge=0.0, le=1.0)
-    semantic_contradiction_enabled: bool = False
-    semantic_contradiction_timeout_ms: int = Field(45_000, ge=5_000, le=300_000)
-    extraction: ExtractionConfig = ExtractionConfig()
-    worker: WorkerConfig = WorkerConfig()
-    graph: GraphConfig = GraphConfig()
-    traversal: TraversalConfig = TraversalConfig()
-    dampening: DampeningConfig = DampeningConfig()
-    reranker: RerankerConfig = RerankerConfig()
-    feedback: FeedbackConfig = FeedbackConfig()
-    retention: RetentionConfig = RetentionConfig()
-    hints: HintsConfig = HintsConfig()
-    embedding_tracker: EmbeddingTrackerConfig = EmbeddingTrackerConfig()
-    documents: DocumentsConfig = DocumentsConfig()
-
-    @property
-    def graph_on(self) -> bool:
-        """`graph.enabled`, or the legacy flat `graphEnabled` when only it is set."""
-        if "enabled" in self.graph.model_fields_set:
-            return self.graph.enabled
-        return self.graph_enabled
-
-    @property
-    def write_confidence_floor(self) -> float:
-        """`extraction.minConfidence`; the legacy flat `minFactConfidenceForWrite` when only it is set
-        (spec: nested keys take precedence over legacy flat ones)."""
-        if "min_confidence" in self.extraction.model_fields_set:
-            return self.extraction.min_confidence
-        return self.min_fact_confidence_for_write
-
-    @property
-    def write_mode(self) -> Literal["shadow", "controlled", "full"]:
-        """Spec "Pipeline Modes": shadow records proposals only; controlled applies ADD (and NONE
-        for audit); full also applies UPDATE/DELETE, as supersession."""
-        if self.shadow_mode or self.mutations_frozen:
-            return "shadow"
-        return "full" if self.allow_update_delete else "controlled"
-
-
-class MemoryConfig(_Section):
+class MemoryConfig(Section):
     decay_rate: float = Field(0.95, gt=0.0, le=1.0, validation_alias=AliasChoices("decay_rate", "decayRate"))
     default_importance: float = Field(
         0.8, ge=0.0, le=1.0, validation_alias=AliasChoices("default_importance", "defaultImportance")
@@ -300,7 +89,7 @@ class MemoryConfig(_Section):
     )
 
 
-class AutonomousConfig(_Section):
+class AutonomousConfig(Section):
     """Autonomous maintenance: `frozen` stops every repair; `enabled` lets agent-role callers run them
     (operators always may)."""
 
@@ -310,7 +99,7 @@ class AutonomousConfig(_Section):
     maintenance_mode: Literal["observe", "execute"] = "execute"
 
 
-class RepairConfig(_Section):
+class RepairConfig(Section):
     """Repair gate: cooldown between runs of an action and runs allowed per hour (spec `repair.*`;
     actions without their own keys use the default pair)."""
 
@@ -327,7 +116,7 @@ class RepairConfig(_Section):
     default_hourly_budget: int = Field(10, ge=1, le=1000)
 
 
-class HooksConfig(_Section):
+class HooksConfig(Section):
     """Harness hooks: how much context session-start and user-prompt-submit inject."""
 
     session_start_budget_chars: int = Field(2000, ge=200, le=50_000)
@@ -339,7 +128,7 @@ class HooksConfig(_Section):
     max_checkpoints_per_session: int = Field(20, ge=1, le=1000)
 
 
-class AuthConfig(_Section):
+class AuthConfig(Section):
     """Who may call the API (spec "Auth Middleware"): `local` (default) trusts every caller and
     only binds to localhost; `team` requires a signed Bearer token on every request; `hybrid`
     trusts loopback callers and requires a token from anyone else. Env: SIGNET_AUTH_MODE."""
@@ -352,7 +141,7 @@ class AuthConfig(_Section):
     allowed_hosts: list[str] = []
 
 
-class AgentEntry(_Section):
+class AgentEntry(Section):
     name: str = Field(..., min_length=1, max_length=200)
     read_policy: Literal["isolated", "shared", "group"] = "shared"
     group: str | None = Field(None, min_length=1, max_length=200)
@@ -364,14 +153,14 @@ class AgentEntry(_Section):
         return self
 
 
-class AgentsConfig(_Section):
+class AgentsConfig(Section):
     """agents.roster of agent.yaml: named agents and what each may read (spec "Multi-Agent
     Support"); synced to the agents table whenever the service opens the store."""
 
     roster: list[AgentEntry] = []
 
 
-class ServerConfig(_Section):
+class ServerConfig(Section):
     host: str = "127.0.0.1"
     port: int = Field(3850, ge=1, le=65535)
 

@@ -11,7 +11,8 @@ from typing import Any, Callable
 
 import dagster as dg
 
-from signet_pipeline.config import PipelineV2Config, load_settings
+from signet_pipeline.config import load_settings
+from signet_pipeline.config_sections import PipelineV2Config
 from signet_pipeline.errors import ConfigError
 from signet_pipeline.jobs import classify_entities_job, documents_job, extract_memories_job, hints_job
 from signet_pipeline.pipeline.batching import plan_runs

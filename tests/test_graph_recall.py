@@ -4,7 +4,7 @@ import math
 
 import pytest
 
-from signet_pipeline.config import DampeningConfig
+from signet_pipeline.config_sections import DampeningConfig
 from signet_pipeline.memory.dampening import Candidate, dampen
 from signet_pipeline.memory.models import RecallRequest, RememberRequest
 from signet_pipeline.memory.recall import rank, recall
@@ -116,7 +116,7 @@ def test_hub_dampening_hits_memories_linked_only_to_the_most_mentioned_entities(
 
 
 def test_embedding_reranker_blends_the_head_and_keeps_the_tail():
-    from signet_pipeline.config import RerankerConfig
+    from signet_pipeline.config_sections import RerankerConfig
     from signet_pipeline.memory.rerank import rerank as rerank_results
 
     ranked = [(0.50, "hybrid", "a"), (0.48, "hybrid", "b"), (0.40, "keyword", "c"), (0.30, "keyword", "d")]

@@ -6,7 +6,7 @@ from datetime import datetime, timedelta, timezone
 import dagster as dg
 
 from signet_pipeline.assets.maintenance import retention_sweep
-from signet_pipeline.config import RetentionConfig
+from signet_pipeline.config_sections import RetentionConfig
 from signet_pipeline.memory.models import RecallRequest, RememberRequest
 from signet_pipeline.memory.recall import recall
 from signet_pipeline.memory.remember import remember

@@ -2,7 +2,7 @@
 
 import pytest
 
-from signet_pipeline.config import ExtractionConfig
+from signet_pipeline.config_sections import ExtractionConfig
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.contradiction import lexical_overlap, syntactic_contradiction
 from signet_pipeline.providers.llm import create_llm

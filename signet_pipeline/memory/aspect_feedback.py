@@ -16,7 +16,7 @@ from datetime import timedelta
 
 from pydantic.alias_generators import to_camel
 
-from signet_pipeline.config import FeedbackConfig
+from signet_pipeline.config_sections import FeedbackConfig
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.db import Database

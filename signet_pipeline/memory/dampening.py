@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import apsw
 
-from signet_pipeline.config import DampeningConfig
+from signet_pipeline.config_sections import DampeningConfig
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store.db import Row
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import apsw
 
-from signet_pipeline.config import GraphConfig, TraversalConfig
+from signet_pipeline.config_sections import GraphConfig, TraversalConfig
 from signet_pipeline.memory.entities import canonical_name
 from signet_pipeline.store import graph as graph_store
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import time
 
-from signet_pipeline.config import RerankerConfig
+from signet_pipeline.config_sections import RerankerConfig
 
 log = logging.getLogger("signet.rerank")
 

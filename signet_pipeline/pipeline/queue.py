@@ -14,7 +14,7 @@ from typing import Any
 
 import apsw
 
-from signet_pipeline.config import PipelineV2Config
+from signet_pipeline.config_sections import PipelineV2Config
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import Database, Row
 from signet_pipeline.timeutil import now_iso, to_iso

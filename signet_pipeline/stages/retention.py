@@ -22,7 +22,7 @@ from typing import Any
 
 import apsw
 
-from signet_pipeline.config import RetentionConfig
+from signet_pipeline.config_sections import RetentionConfig
 from signet_pipeline.store import checkpoints as checkpoint_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import graph as graph_store

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol, runtime_checkable
 
-from signet_pipeline.config import ExtractionConfig
+from signet_pipeline.config_sections import ExtractionConfig
 
 
 class Llm(Protocol):
