@@ -15,24 +15,20 @@ from bench import dataset, store
 from bench.ab import alternate, print_table
 from signet_pipeline.config import load_settings
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.pipeline.hints import drain
-from signet_pipeline.pipeline.queue import PROSPECTIVE_INDEX, JobQueue
+from signet_pipeline.pipeline.hints import drain, enqueue_backfill
+from signet_pipeline.pipeline.queue import JobQueue
 from signet_pipeline.providers.embeddings import create_embedder
 from signet_pipeline.providers.llm import create_llm
-from signet_pipeline.store import hints as hints_store
 
 MODES = {"hints on": True, "hints off": False}
 
 
 def generate_all(svc: MemoryService) -> tuple[int, int, float]:
-    """(memories, hints written, seconds) for hints of every memory that has none."""
-    queue = JobQueue(svc.db)
-    ids = hints_store.live_without_hints(svc.db.reader(), 10_000_000)
-    for memory_id in ids:
-        queue.enqueue(PROSPECTIVE_INDEX, memory_id=memory_id)
+    """(memories queued, hints written, seconds) for hints of every memory that has none."""
+    queued = enqueue_backfill(svc, JobQueue(svc.db), 10_000_000)
     started = time.perf_counter()
     written = drain(svc, create_llm(svc.settings.pipeline.extraction))
-    return len(ids), written, time.perf_counter() - started
+    return queued, written, time.perf_counter() - started
 
 
 def run(size: int, seed: int, queries: int, embedder) -> tuple[list[tuple], tuple[int, int, float]]:

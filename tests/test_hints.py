@@ -202,3 +202,16 @@ def test_the_hints_index_follows_replaced_hints(make_service):
     with svc.db.write() as conn:
         conn.execute("UPDATE memories SET content = 'Samir sold the rowing machine.' WHERE id = ?", (memory.id,))
     assert found("cardio") == []  # new content: its hints are gone until regenerated
+
+
+def test_a_manual_backfill_gives_old_memories_hints(make_service, workspace):
+    svc = make_service(memory={"pipelineV2": {"hints": {"enabled": False}}})
+    for text in (MEMORY, "Caroline moved to Sweden in 2019 after her divorce."):
+        remember(svc, RememberRequest(content=text))  # written while hints were off: no jobs
+    assert hints_store.live_without_hints(svc.db.reader(), 10) != []
+    signet = SignetStoreResource(workspace=str(workspace))
+    done = dg.materialize([memory_hints], resources={"signet": signet, "llm": LlmResource()},
+                          run_config={"ops": {"memory_hints": {"config": {"backfill": 100}}}})
+    meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+    assert meta["backfill_queued"].value == 2 and meta["hints_written"].value >= 4
+    assert hints_store.live_without_hints(svc.db.reader(), 10) == []

@@ -2,12 +2,19 @@
 beside the content at recall time (memory.pipelineV2.hints)."""
 
 import dagster as dg
+from pydantic import Field
 
 from signet_pipeline.assets.metadata import QueueBatchConfig, bullet_list, latency
-from signet_pipeline.pipeline.hints import run_hint_jobs
+from signet_pipeline.pipeline.hints import enqueue_backfill, run_hint_jobs
 from signet_pipeline.resources import LlmResource, SignetStoreResource
 
 GROUP = "extraction"
+
+
+class HintsBatchConfig(QueueBatchConfig):
+    backfill: int = Field(0, ge=0, le=100_000,
+                          description="first queue hint jobs for up to this many memories that have no hints "
+                                      "(written before hints were on); launch by hand, then the sensor drains them")
 
 
 @dg.asset(
@@ -17,10 +24,13 @@ GROUP = "extraction"
                 "Replies are filtered (question form, 8-200 chars, no echo of the memory or the prompt) and replace "
                 "the memory's rows in memory_hints / memory_hints_fts, which recall searches beside the content.",
 )
-def memory_hints(context: dg.AssetExecutionContext, config: QueueBatchConfig, signet: SignetStoreResource,
+def memory_hints(context: dg.AssetExecutionContext, config: HintsBatchConfig, signet: SignetStoreResource,
                  llm: LlmResource) -> dg.MaterializeResult:
     svc = signet.service()
     provider = llm.create(svc.settings)
+    queued = enqueue_backfill(svc, signet.queue(), config.backfill) if config.backfill else 0
+    if queued:
+        context.log.info("queued hint jobs for %d memories without hints", queued)
     batch = run_hint_jobs(svc, signet.queue(), provider, config.limit(svc.settings.pipeline.worker.batch_size),
                           config.job_ids or None)
     if batch.failed:
@@ -28,7 +38,7 @@ def memory_hints(context: dg.AssetExecutionContext, config: QueueBatchConfig, si
     written = [r for r in batch.reports if r.written]
     warnings = [f"{r.memory_id}: {w}" for r in batch.reports for w in r.warnings]
     return dg.MaterializeResult(metadata={
-        "memories": len(batch.reports), "memories_with_hints": len(written),
+        "memories": len(batch.reports), "memories_with_hints": len(written), "backfill_queued": queued,
         "hints_written": sum(r.written for r in batch.reports),
         "skipped": sum(r.skipped is not None for r in batch.reports), "failures": len(batch.failed),
         "dead": batch.dead, "provider": provider.name, "model": provider.model, **latency(batch.llm_ms, "llm"),

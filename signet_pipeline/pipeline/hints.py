@@ -8,6 +8,7 @@ from signet_pipeline.pipeline.queue import PROSPECTIVE_INDEX, JobQueue
 from signet_pipeline.pipeline.runner import JobBatch, run_queue_jobs
 from signet_pipeline.providers.llm import Llm
 from signet_pipeline.stages.hints import HintsReport, generate_hints
+from signet_pipeline.store import hints as hints_store
 
 
 def run_hint_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
@@ -28,3 +29,10 @@ def drain(svc: MemoryService, llm: Llm, *, batch: int = 1000) -> int:
     while reports := run_hint_jobs(svc, queue, llm, batch).reports:
         written += sum(r.written for r in reports)
     return written
+
+
+def enqueue_backfill(svc: MemoryService, queue: JobQueue, limit: int) -> int:
+    """Queue hint jobs for up to `limit` live memories that have none (written before hints were
+    on, or while they were off); returns how many were queued."""
+    ids = hints_store.live_without_hints(svc.db.reader(), limit)
+    return sum(queue.enqueue(PROSPECTIVE_INDEX, memory_id=memory_id)[1] for memory_id in ids)
