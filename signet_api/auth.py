@@ -13,9 +13,10 @@ from pathlib import Path
 
 from fastapi import Request
 
-from signet_pipeline.auth.policy import Forbidden, SlidingWindow, allowed
-from signet_pipeline.auth.tokens import Role, TokenClaims, Unauthorized, load_or_create_secret, verify
+from signet_pipeline.auth.policy import SlidingWindow, allowed
+from signet_pipeline.auth.tokens import Role, TokenClaims, load_or_create_secret, verify
 from signet_pipeline.config import Settings
+from signet_pipeline.errors import Forbidden, Unauthorized
 
 # Permission per (method, route template): the spec's API table. A route missing here needs
 # admin (tests/test_auth.py fails on any route left out).

@@ -68,3 +68,31 @@ class RepairDenied(SignetError):
 
     code = "repair_denied"
     status = 429
+
+
+class Unauthorized(SignetError):
+    """No valid token where one is needed (missing, malformed, forged, expired)."""
+
+    code = "unauthorized"
+    status = 401
+
+
+class Forbidden(SignetError):
+    """The caller is known but may not do this (role, scope, ownership, host)."""
+
+    code = "forbidden"
+    status = 403
+
+
+class RateLimited(SignetError):
+    """Too many calls of one operation by one actor; `retryAfterS` says when to try again."""
+
+    code = "rate_limited"
+    status = 429
+
+
+class FetchError(SignetError):
+    """A document URL could not be fetched (network, status, type, size, blocked address)."""
+
+    code = "fetch_failed"
+    status = 502

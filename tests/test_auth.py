@@ -10,9 +10,9 @@ from fastapi.testclient import TestClient
 from signet_api.app import create_app
 from signet_api.auth import ROUTES
 from signet_pipeline.auth.policy import ROLE_PERMISSIONS, SlidingWindow
-from signet_pipeline.auth.tokens import TokenScope, Unauthorized, issue, load_or_create_secret, verify
+from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret, verify
 from signet_pipeline.config import load_settings
-from signet_pipeline.errors import SignetError
+from signet_pipeline.errors import SignetError, Unauthorized
 
 SECRET = b"k" * 32
 

@@ -11,7 +11,8 @@ import pytest
 from signet_pipeline.assets.documents import document_ingest
 from signet_pipeline.pipeline.documents import run_document_jobs
 from signet_pipeline.pipeline.queue import JobQueue
-from signet_pipeline.providers.fetch import FetchError, chunk_text, fetch_url, html_to_text
+from signet_pipeline.errors import FetchError
+from signet_pipeline.providers.fetch import chunk_text, fetch_url, html_to_text
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.sensors import document_jobs_sensor
 

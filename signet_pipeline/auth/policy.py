@@ -9,7 +9,7 @@ from collections import deque
 from typing import Literal
 
 from signet_pipeline.auth.tokens import Role
-from signet_pipeline.errors import SignetError
+from signet_pipeline.errors import RateLimited
 
 Permission = Literal["none", "remember", "recall", "modify", "forget", "recover", "documents", "diagnostics",
                      "analytics", "operator", "admin"]
@@ -21,16 +21,6 @@ ROLE_PERMISSIONS: dict[Role, frozenset[str]] = {
     "agent": frozenset({"none", "remember", "recall", "modify", "forget", "recover", "documents"}),
     "readonly": frozenset({"none", "recall"}),
 }
-
-
-class Forbidden(SignetError):
-    code = "forbidden"
-    status = 403
-
-
-class RateLimited(SignetError):
-    code = "rate_limited"
-    status = 429
 
 
 def allowed(role: Role, permission: str) -> bool:

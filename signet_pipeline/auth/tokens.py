@@ -17,16 +17,11 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from signet_pipeline.errors import SignetError
+from signet_pipeline.errors import Unauthorized, SignetError
 
 Role = Literal["admin", "operator", "agent", "readonly"]
 SECRET_BYTES = 32
 _B64URL = re.compile(r"[A-Za-z0-9_-]+")
-
-
-class Unauthorized(SignetError):
-    code = "unauthorized"
-    status = 401
 
 
 class TokenScope(BaseModel):

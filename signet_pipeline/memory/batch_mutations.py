@@ -12,8 +12,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from signet_pipeline.auth.policy import Forbidden
-from signet_pipeline.errors import InvalidRequest, MutationRejected, NotFound
+from signet_pipeline.errors import Forbidden, InvalidRequest, MutationRejected, NotFound
 from signet_pipeline.memory import mutations
 from signet_pipeline.memory.models import RecallRequest
 from signet_pipeline.memory.mutation_models import (

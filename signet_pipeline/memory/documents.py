@@ -9,9 +9,8 @@ from urllib.parse import urlparse
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
-from signet_pipeline.errors import NotFound
+from signet_pipeline.errors import Forbidden, NotFound
 from signet_pipeline.memory.models import MAX_CONTENT_CHARS
-from signet_pipeline.auth.policy import Forbidden
 from signet_pipeline.memory.mutations import AUTONOMOUS, ensure_writable
 from signet_pipeline.memory.remember import Actor
 from signet_pipeline.memory.service import MemoryService

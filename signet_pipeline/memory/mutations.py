@@ -15,8 +15,7 @@ from datetime import timedelta
 
 import apsw
 
-from signet_pipeline.auth.policy import Forbidden
-from signet_pipeline.errors import InvalidRequest, MutationRejected, MutationsFrozen, NotFound
+from signet_pipeline.errors import Forbidden, InvalidRequest, MutationRejected, MutationsFrozen, NotFound
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.reads import visible
 from signet_pipeline.memory.mutation_models import DeleteRequest, MemoryPatch, MutationResult, RecoverRequest

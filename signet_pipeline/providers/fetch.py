@@ -16,7 +16,7 @@ from urllib.parse import urlparse
 
 import httpx
 
-from signet_pipeline.errors import SignetError
+from signet_pipeline.errors import FetchError
 
 TIMEOUT_S = 30.0
 MAX_REDIRECTS = 5
@@ -25,11 +25,6 @@ ALLOWED = ("text/", "application/json", "application/xml")
 _SKIP = {"script", "style", "noscript", "template"}
 _BLOCK = {"p", "div", "br", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "section", "article", "pre", "blockquote",
           "title", "header", "footer", "table", "ul", "ol"}
-
-
-class FetchError(SignetError):
-    code = "fetch_failed"
-    status = 502
 
 
 @dataclass

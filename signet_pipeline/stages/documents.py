@@ -13,11 +13,11 @@ import time
 
 from pydantic import BaseModel
 
-from signet_pipeline.errors import ProviderError
+from signet_pipeline.errors import FetchError, ProviderError
 from signet_pipeline.memory.models import RememberRequest
 from signet_pipeline.memory.remember import Actor, remember_many
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.providers.fetch import PERMANENT, FetchError, chunk_text, fetch_url
+from signet_pipeline.providers.fetch import PERMANENT, chunk_text, fetch_url
 from signet_pipeline.store import documents as doc_store
 from signet_pipeline.timeutil import now_iso
 
