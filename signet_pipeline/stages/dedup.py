@@ -27,6 +27,7 @@ from signet_pipeline.memory.remember import Actor
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store import memory_writes as writes
 from signet_pipeline.store.db import Row
 from signet_pipeline.timeutil import now_iso
 
@@ -149,10 +150,10 @@ def merge(svc: MemoryService, actor: Actor) -> dict[str, Any]:
             keep = group[0]
             if mem_store.get(conn, keep["id"]) is None:
                 continue
-            dropped = mem_store.soft_delete_many(conn, [r["id"] for r in group[1:]], now=now, actor=actor.name)
+            dropped = writes.soft_delete_many(conn, [r["id"] for r in group[1:]], now=now, actor=actor.name)
             if not dropped:
                 continue
-            moved = mem_store.merge_references(conn, dropped, keep["id"], now=now)
+            moved = writes.merge_references(conn, dropped, keep["id"], now=now)
             content = {r["id"]: r["content"] for r in group}
             for memory_id in dropped:
                 history_store.record(conn, memory_id=memory_id, event="deleted", now=now, old_content=content[memory_id],

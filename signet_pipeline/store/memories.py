@@ -355,52 +355,6 @@ def dedup_rows(conn: apsw.Connection) -> list[Row]:
                       "ORDER BY rid")
 
 
-def soft_delete_many(conn: apsw.Connection, memory_ids: list[str], *, now: str, actor: str) -> list[str]:
-    """Tombstone live memories (retention purges them after its window); returns the ids changed."""
-    return [r[0] for r in conn.execute(
-        "UPDATE memories SET is_deleted = 1, deleted_at = :now, updated_at = :now, updated_by = :actor, "
-        "version = version + 1, update_count = update_count + 1 "
-        "WHERE id IN (SELECT value FROM json_each(:ids)) AND is_deleted = 0 RETURNING id",
-        {"now": now, "actor": actor, "ids": json.dumps(memory_ids)})]
-
-
-def merge_references(conn: apsw.Connection, dropped: list[str], keep: str, *, now: str) -> dict[str, int]:
-    """Point everything that referenced the dropped memories at `keep`: entity mentions (a link the
-    keeper already has is removed and its entity's count lowered), entity attributes (a duplicate
-    of the keeper's own is marked deleted), relation assertions (a repeat lowers the relation's
-    mention count), derived facts' provenance and supersession targets."""
-    ids = json.dumps(dropped)
-    conn.execute("UPDATE OR IGNORE memory_entity_mentions SET memory_id = ? WHERE memory_id IN (SELECT value FROM "
-                 "json_each(?))", (keep, ids))
-    moved_mentions = conn.changes()
-    repeats = list(conn.execute("SELECT entity_id, count(*) FROM memory_entity_mentions WHERE memory_id IN "
-                                "(SELECT value FROM json_each(?)) GROUP BY entity_id", (ids,)))
-    conn.execute("DELETE FROM memory_entity_mentions WHERE memory_id IN (SELECT value FROM json_each(?))", (ids,))
-    conn.executemany("UPDATE entities SET mentions = max(0, mentions - ?), updated_at = ? WHERE id = ?",
-                     [(n, now, entity_id) for entity_id, n in repeats])
-    conn.execute("UPDATE OR IGNORE entity_attributes SET memory_id = ?, updated_at = ? WHERE memory_id IN "
-                 "(SELECT value FROM json_each(?))", (keep, now, ids))
-    moved_attributes = conn.changes()
-    conn.execute("UPDATE entity_attributes SET status = 'deleted', updated_at = ? WHERE memory_id IN "
-                 "(SELECT value FROM json_each(?)) AND status = 'active'", (now, ids))
-    conn.execute("UPDATE OR IGNORE relation_mentions SET memory_id = ? WHERE memory_id IN (SELECT value FROM "
-                 "json_each(?))", (keep, ids))
-    moved_relations = conn.changes()
-    repeated = list(conn.execute("SELECT relation_id, count(*) FROM relation_mentions WHERE memory_id IN "
-                                 "(SELECT value FROM json_each(?)) GROUP BY relation_id", (ids,)))
-    conn.execute("DELETE FROM relation_mentions WHERE memory_id IN (SELECT value FROM json_each(?))", (ids,))
-    conn.executemany("UPDATE relations SET mentions = max(1, mentions - ?), updated_at = ? WHERE id = ?",
-                     [(n, now, relation_id) for relation_id, n in repeated])
-    conn.execute("UPDATE memories SET source_memory_id = ? WHERE source_memory_id IN (SELECT value FROM json_each(?)) "
-                 "AND id <> ?", (keep, ids, keep))  # a keeper derived from a dropped twin keeps its provenance
-    derived = conn.changes()
-    conn.execute("UPDATE memories SET superseded_by = ? WHERE superseded_by IN (SELECT value FROM json_each(?))",
-                 (keep, ids))
-    return {"mentionsMoved": moved_mentions, "mentionsMerged": sum(n for _, n in repeats),
-            "attributesMoved": moved_attributes, "relationAssertionsMoved": moved_relations,
-            "derivedFactsRepointed": derived, "supersessionsRepointed": conn.changes()}
-
-
 def graph_links_to_missing(conn: apsw.Connection, limit: int) -> list[str]:
     """Memory ids that entity mentions or attributes still point at but no memory row has (hard-deleted
     outside the retention sweep, which unlinks before it deletes)."""
