@@ -150,7 +150,7 @@ def merge(svc: MemoryService, actor: Actor) -> dict[str, Any]:
             keep = group[0]
             if mem_store.get(conn, keep["id"]) is None:
                 continue
-            dropped = writes.soft_delete_many(conn, [r["id"] for r in group[1:]], now=now, actor=actor.name)
+            dropped = list(writes.soft_delete_many(conn, [r["id"] for r in group[1:]], now=now, actor=actor.name))
             if not dropped:
                 continue
             moved = writes.merge_references(conn, dropped, keep["id"], now=now)

@@ -36,11 +36,7 @@ def soft_delete(conn: apsw.Connection, memory_id: str, *, now: str, actor: str) 
 
 def soft_delete_if_live(conn: apsw.Connection, memory_id: str, *, now: str, actor: str) -> int | None:
     """Tombstone the memory; its new version, or None when it was already deleted or is gone."""
-    found = scalar(conn, "UPDATE memories SET is_deleted = 1, deleted_at = :now, updated_at = :now, "
-                         "updated_by = :actor, version = version + 1, update_count = update_count + 1 "
-                         "WHERE id = :id AND is_deleted = 0 RETURNING version",
-                   {"now": now, "actor": actor, "id": memory_id})
-    return int(found) if found is not None else None
+    return soft_delete_many(conn, [memory_id], now=now, actor=actor).get(memory_id)
 
 
 def recover(conn: apsw.Connection, memory_id: str, *, now: str, actor: str) -> int:
@@ -50,13 +46,14 @@ def recover(conn: apsw.Connection, memory_id: str, *, now: str, actor: str) -> i
                       {"now": now, "actor": actor, "id": memory_id}))
 
 
-def soft_delete_many(conn: apsw.Connection, memory_ids: list[str], *, now: str, actor: str) -> list[str]:
-    """Tombstone live memories (retention purges them after its window); returns the ids changed."""
-    return [r[0] for r in conn.execute(
+def soft_delete_many(conn: apsw.Connection, memory_ids: list[str], *, now: str, actor: str) -> dict[str, int]:
+    """Tombstone the live ones of these memories (retention purges them after its window);
+    returns id -> new version for each one changed."""
+    return {r[0]: int(r[1]) for r in conn.execute(
         "UPDATE memories SET is_deleted = 1, deleted_at = :now, updated_at = :now, updated_by = :actor, "
         "version = version + 1, update_count = update_count + 1 "
-        "WHERE id IN (SELECT value FROM json_each(:ids)) AND is_deleted = 0 RETURNING id",
-        {"now": now, "actor": actor, "ids": json.dumps(memory_ids)})]
+        "WHERE id IN (SELECT value FROM json_each(:ids)) AND is_deleted = 0 RETURNING id, version",
+        {"now": now, "actor": actor, "ids": json.dumps(memory_ids)})}
 
 
 def _move_links(conn: apsw.Connection, ids: str, keep: str, now: str, links: str, target: str, counted: str, *,
