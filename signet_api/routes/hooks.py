@@ -5,12 +5,12 @@ into no-ops."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
-from fastapi import APIRouter, Depends, Path, Query, Request
+from fastapi import APIRouter, Depends, Request
 
 from signet_api.deps import actor, project_scope, reading_agent, service
-from signet_pipeline.memory import checkpoints, hooks, prompt_hooks
+from signet_pipeline.memory import hooks, prompt_hooks
 from signet_pipeline.memory.hooks import (
     SessionEndRequest, SessionEndResult, SessionStartRequest, SessionStartResult, require_harness,
 )
@@ -101,15 +101,3 @@ def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
     return recall(svc, body)
-
-
-@router.get("/api/checkpoints", summary="Session checkpoints, newest first (optionally of one project)")
-def checkpoints_route(request: Request, svc: Service, project: Annotated[str | None, Query(max_length=1000)] = None,
-                      limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
-    return checkpoints.list_for_project(svc, project, reading_agent(request), limit)
-
-
-@router.get("/api/checkpoints/{session_key}", summary="Checkpoints of one session, newest first")
-def session_checkpoints_route(request: Request, session_key: Annotated[str, Path(min_length=1, max_length=500)],
-                              svc: Service, limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
-    return checkpoints.list_for_session(svc, session_key, reading_agent(request), limit)
