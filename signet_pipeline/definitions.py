@@ -16,25 +16,26 @@ from signet_pipeline.assets.extraction import BATCH_IO, derived_facts, memory_de
 from signet_pipeline.assets.graph import entity_communities, entity_structure
 from signet_pipeline.assets.hints import memory_hints
 from signet_pipeline.assets.maintenance import maintenance_cycle, retention_sweep
+from signet_pipeline.assets.sessions import session_summaries
 from signet_pipeline.assets.projection import embedding_projection, projection_job, projection_refresh_schedule, \
     projection_request_sensor
 from signet_pipeline.checks import DIAGNOSTIC_CHECKS, derived_facts_provenance
 from signet_pipeline.jobs import classify_entities_job, communities_job, documents_job, extract_memories_job, \
-    hints_job, maintenance_job, retention_job
+    hints_job, maintenance_job, retention_job, sessions_job
 from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
 from signet_pipeline.schedules import communities_schedule, maintenance_schedule, retention_schedule
 from signet_pipeline.sensors import document_jobs_sensor, extract_jobs_sensor, hints_jobs_sensor, \
-    structural_jobs_sensor
+    session_jobs_sensor, structural_jobs_sensor
 
 defs = dg.Definitions(
     assets=[memory_extractions, memory_decisions, derived_facts, reextracted_facts, entity_communities,
             entity_structure, memory_hints, retention_sweep, maintenance_cycle, embedding_projection,
-            embedding_refresh, embedding_backfill, document_ingest],
+            embedding_refresh, embedding_backfill, document_ingest, session_summaries],
     asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
     jobs=[extract_memories_job, communities_job, classify_entities_job, hints_job, retention_job, maintenance_job,
-          projection_job, embedding_refresh_job, embedding_backfill_job, documents_job],
+          projection_job, embedding_refresh_job, embedding_backfill_job, documents_job, sessions_job],
     sensors=[extract_jobs_sensor, structural_jobs_sensor, hints_jobs_sensor, projection_request_sensor,
-             embedding_refresh_sensor, document_jobs_sensor],
+             embedding_refresh_sensor, document_jobs_sensor, session_jobs_sensor],
     schedules=[communities_schedule, retention_schedule, maintenance_schedule, projection_refresh_schedule],
     resources={
         "signet": SignetStoreResource(embedder=EmbedderResource()),

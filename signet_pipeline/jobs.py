@@ -9,6 +9,7 @@ from signet_pipeline.assets.extraction import derived_facts, memory_decisions, m
 from signet_pipeline.assets.graph import entity_communities, entity_structure
 from signet_pipeline.assets.hints import memory_hints
 from signet_pipeline.assets.maintenance import maintenance_cycle, retention_sweep
+from signet_pipeline.assets.sessions import session_summaries
 
 extract_memories_job = dg.define_asset_job(
     "extract_memories",
@@ -27,6 +28,12 @@ documents_job = dg.define_asset_job(
     "ingest_documents", selection=dg.AssetSelection.assets(document_ingest),
     description="One batch of `document_ingest` jobs: fetch or read, chunk, write chunk memories. Launched by "
                 "document_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
+)
+
+sessions_job = dg.define_asset_job(
+    "summarize_sessions", selection=dg.AssetSelection.assets(session_summaries),
+    description="One batch of `session_summary` jobs: ended sessions' transcripts -> session_summary memories. "
+                "Launched by session_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
 )
 
 communities_job = dg.define_asset_job(

@@ -2,7 +2,7 @@
 
 One factory, one sensor per job type: `extract` jobs -> extract_memories runs, `structural_classify`
 jobs -> classify_entities runs, `prospective_index` jobs -> generate_hints runs, `document_ingest`
-jobs -> ingest_documents runs. Each tick also reaps
+jobs -> ingest_documents runs, `session_summary` jobs -> summarize_sessions runs. Each tick also reaps
 stale leases of its job type.
 """
 
@@ -14,9 +14,10 @@ import dagster as dg
 from signet_pipeline.config import load_settings
 from signet_pipeline.config_sections import PipelineV2Config
 from signet_pipeline.errors import ConfigError
-from signet_pipeline.jobs import classify_entities_job, documents_job, extract_memories_job, hints_job
+from signet_pipeline.jobs import classify_entities_job, documents_job, extract_memories_job, hints_job, sessions_job
 from signet_pipeline.pipeline.batching import plan_runs
-from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, JobQueue
+from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, EXTRACT, PROSPECTIVE_INDEX, SESSION_SUMMARY, \
+    STRUCTURAL_CLASSIFY, JobQueue
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.timeutil import to_iso
@@ -104,4 +105,10 @@ document_jobs_sensor = queue_sensor(
     poll_ms=lambda pipeline: pipeline.documents.worker_interval_ms,
     description="Watches memory_jobs for due `document_ingest` jobs (queued by POST /api/documents) and requests "
                 "one ingest_documents run per batch; reaps their stale leases.",
+)
+
+session_jobs_sensor = queue_sensor(
+    name="session_jobs_sensor", job_type=SESSION_SUMMARY, job=sessions_job, first_asset="session_summaries",
+    description="Watches memory_jobs for due `session_summary` jobs (queued by the session-end hook when it stores a "
+                "transcript) and requests one summarize_sessions run per batch; reaps their stale leases.",
 )

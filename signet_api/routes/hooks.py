@@ -50,11 +50,12 @@ def session_start_route(request: Request, body: SessionStartRequest, svc: Servic
 
 
 @router.post("/api/hooks/session-end", response_model=SessionEndResult, response_model_exclude_none=True,
-             summary="End a session: keep its transcript, aspect feedback from the session's searches")
+             summary="End a session: keep its transcript, queue its summary into memories, aspect feedback")
 def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -> SessionEndResult:
     if _hooks_off(request):
         return SessionEndResult(memoriesSaved=0)
     _identify(request, body)
+    body.project = project_scope(request) or body.project
     return hooks.session_end(svc, body, read_files=request.state.identity.trusted)
 
 

@@ -20,16 +20,17 @@ from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.memory import checkpoints
 from signet_pipeline.memory.aspect_feedback import apply_session_feedback
 from signet_pipeline.memory.graph_recall import traverse
-from signet_pipeline.memory.models import RecallRequest
+from signet_pipeline.memory.models import MAX_TRANSCRIPT_CHARS, RecallRequest
 from signet_pipeline.memory.recall import recall
 from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.pipeline.queue import SESSION_SUMMARY
+from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
 PINNED_MAX = 20
-MAX_TRANSCRIPT_BYTES = 20 * 1024 * 1024
 TRANSCRIPT_SUFFIXES = frozenset({".jsonl", ".json", ".md", ".txt", ".log"})
 HEADER = "[signet memory]"
 ELLIPSIS = "…"
@@ -68,11 +69,12 @@ class SessionStartRequest(_HookRequest):
 
 
 class SessionEndRequest(_HookRequest):
+    project: str | None = Field(None, max_length=1000)
     session_id: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sessionId", "session_id"))
     reason: str | None = Field(None, max_length=500)
     cwd: str | None = None
     transcript_path: str | None = _alias("transcriptPath", "transcript_path")
-    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_BYTES)
+    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS)
 
     @property
     def key(self) -> str | None:
@@ -93,9 +95,11 @@ class SessionStartResult(BaseModel):
 
 
 class SessionEndResult(BaseModel):
-    memoriesSaved: int
+    memoriesSaved: int  # written by this call: none, the session's summary is a queued job
     sessionKey: str | None = None
     transcriptSaved: bool = False
+    queued: bool = False  # a session_summary job will turn the transcript into memories
+    jobId: int | None = None  # GET /api/memory/jobs/{jobId}: its result counts memoriesSaved
     feedback: dict[str, int | bool] | None = None
 
 
@@ -163,7 +167,7 @@ def session_start(svc: MemoryService, req: SessionStartRequest) -> SessionStartR
 
 def read_transcript(req: SessionEndRequest, *, read_files: bool) -> str | None:
     """The transcript sent inline, else the file at transcriptPath — read only for a trusted local
-    caller (a remote one could name any file on this machine) and only up to MAX_TRANSCRIPT_BYTES."""
+    caller (a remote one could name any file on this machine) and only up to MAX_TRANSCRIPT_CHARS."""
     if req.transcript and req.transcript.strip():
         return req.transcript
     if not req.transcript_path or not read_files:
@@ -173,7 +177,7 @@ def read_transcript(req: SessionEndRequest, *, read_files: bool) -> str | None:
         # A transcript file, not whatever a caller names: no links, no system trees, a transcript suffix.
         if path.is_symlink() or path.suffix.lower() not in TRANSCRIPT_SUFFIXES or not path.is_file():
             return None
-        if path.resolve().parts[1:2] in (("proc",), ("sys",), ("dev",)) or path.stat().st_size > MAX_TRANSCRIPT_BYTES:
+        if path.resolve().parts[1:2] in (("proc",), ("sys",), ("dev",)) or path.stat().st_size > MAX_TRANSCRIPT_CHARS:
             return None
         return path.read_text(encoding="utf-8", errors="replace") or None
     except OSError:
@@ -182,22 +186,31 @@ def read_transcript(req: SessionEndRequest, *, read_files: bool) -> str | None:
 
 def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool = False) -> SessionEndResult:
     """End the session once: aspect feedback runs on the call that ends it, never again for a
-    repeated session-end; the transcript is kept losslessly (recall `expand` attaches it to the
-    session's memories). Extracting memories from the transcript is not done yet (memoriesSaved 0)."""
+    repeated session-end. The transcript is kept losslessly (recall `expand` attaches it to the
+    session's memories) and a `session_summary` job is queued to turn it into memories (the
+    pipeline must be on; a repeat while that job is pending does not queue another)."""
     harness = req.require_harness()
     key = req.key
     if not key:
         return SessionEndResult(memoriesSaved=0)
     transcript = read_transcript(req, read_files=read_files)  # before the write transaction
     now = now_iso()
-    feedback = None
+    feedback, job_id = None, None
+    pipeline = svc.settings.pipeline
     with svc.db.write() as conn:  # ending and feedback commit together: feedback runs exactly once
         if transcript:
-            sessions_store.save_transcript(conn, session_key=key, content=transcript, harness=harness,
-                                           project=None, agent_id=req.agent_id, now=now)
+            project = req.project or sessions_store.project_of(conn, key) or req.cwd
+            saved = sessions_store.save_transcript(conn, session_key=key, content=transcript, harness=harness,
+                                                   project=project, agent_id=req.agent_id, now=now)
+            if saved and pipeline.enabled:
+                job_id, _ = job_store.enqueue(conn, job_type=SESSION_SUMMARY, session_key=key, now=now,
+                                              max_attempts=pipeline.worker.max_retries,
+                                              payload={"agent_id": req.agent_id, "harness": harness,
+                                                       "project": project})
         if sessions_store.end(conn, session_key=key, agent_id=req.agent_id, harness=harness, reason=req.reason,
                               now=now):
             feedback = apply_session_feedback(svc.db, session_key=key, agent_id=req.agent_id,
-                                              cfg=svc.settings.pipeline.feedback, now=now).as_dict()
+                                              cfg=pipeline.feedback, now=now).as_dict()
     checkpoints.checkpoint(svc, session_key=key, agent_id=req.agent_id, trigger="session_end", harness=harness)
-    return SessionEndResult(memoriesSaved=0, sessionKey=key, transcriptSaved=bool(transcript), feedback=feedback)
+    return SessionEndResult(memoriesSaved=0, sessionKey=key, transcriptSaved=bool(transcript),
+                            queued=job_id is not None, jobId=job_id, feedback=feedback)

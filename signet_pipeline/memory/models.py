@@ -10,6 +10,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 from signet_pipeline.timeutil import normalize_iso
 
 MAX_CONTENT_CHARS = 100_000
+MAX_TRANSCRIPT_CHARS = 20 * 1024 * 1024
 TYPE_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
 Visibility = Literal["global", "private"]
 
@@ -67,6 +68,8 @@ class RememberRequest(_Request):
     agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
     visibility: Visibility = "global"
     metadata: dict[str, Any] | None = None
+    # The conversation behind the memory (spec: kept in session_transcripts under sourceId).
+    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS)
 
     _iso = field_validator("created_at", "occurred_at", "observed_at", "source_created_at", "valid_from",
                            "valid_until", mode="before")(_iso_or_none)

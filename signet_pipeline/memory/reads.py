@@ -152,7 +152,17 @@ def get_job(svc: MemoryService, job_id: int) -> dict[str, Any]:
         raise NotFound(f"job {job_id} not found")
     return {
         "id": job["id"], "jobType": job["job_type"], "status": job["status"], "memoryId": job["memory_id"],
-        "documentId": job["document_id"], "attempts": job["attempts"], "maxAttempts": job["max_attempts"],
-        "error": job["error"], "createdAt": job["created_at"], "updatedAt": job["updated_at"],
+        "documentId": job["document_id"], "sessionKey": job["session_key"], "attempts": job["attempts"],
+        "maxAttempts": job["max_attempts"], "error": job["error"], "result": _counts(job["result"]),
+        "createdAt": job["created_at"], "updatedAt": job["updated_at"],
         "leasedAt": job["leased_at"], "completedAt": job["completed_at"], "failedAt": job["failed_at"],
     }
+
+
+def _counts(result: str | None) -> dict[str, Any] | None:
+    """A job's result as counts only: its warnings quote memory text, and a job is not scoped to
+    an agent (any reader may poll any job id)."""
+    data = json.loads(result) if result else None
+    if not isinstance(data, dict):
+        return None
+    return {k: v for k, v in data.items() if isinstance(v, (int, float, bool))}

@@ -22,6 +22,7 @@ from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.timeutil import now_iso
 
@@ -145,7 +146,21 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
         fresh = [p for p in prepared if _existing(reader, p.req, p.content.content_hash) is None]
         _embed(svc, fresh)  # before taking the write lock: no provider call inside a write tx
         results.extend(_write(svc, prepared, actor, pipeline_jobs))
+    _keep_transcripts(svc, reqs)
     return results
+
+
+def _keep_transcripts(svc: MemoryService, reqs: list[RememberRequest]) -> None:
+    """Transcripts sent along with memories, under the memory's sourceId (the session key), in
+    their own short transaction (spec "Lossless Session Transcripts"); the sender's agent owns them."""
+    kept = [r for r in reqs if r.transcript and r.transcript.strip() and r.source_id]
+    if not kept:
+        return
+    with svc.db.write() as conn:
+        now = now_iso()
+        for req in kept:
+            sessions_store.save_transcript(conn, session_key=req.source_id, content=req.transcript, harness=req.who,
+                                           project=req.project, agent_id=req.agent_id, now=now)
 
 
 def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor, pipeline_jobs: bool) -> list[RememberResult]:

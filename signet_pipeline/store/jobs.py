@@ -16,27 +16,27 @@ from signet_pipeline.store.db import Row, one, rows, scalar
 
 
 def enqueue(conn: apsw.Connection, *, job_type: str, now: str, memory_id: str | None = None,
-            document_id: str | None = None, entity_id: str | None = None, payload: dict[str, Any] | None = None,
-            max_attempts: int = 3) -> tuple[int, bool]:
+            document_id: str | None = None, entity_id: str | None = None, session_key: str | None = None,
+            payload: dict[str, Any] | None = None, max_attempts: int = 3) -> tuple[int, bool]:
     """Insert a pending job unless one is already pending/leased for the same target and type.
 
     Returns (job id, created). The unique partial indexes make the dedup atomic.
     """
     job_id = scalar(
         conn,
-        "INSERT INTO memory_jobs(memory_id, document_id, entity_id, job_type, status, payload, max_attempts, created_at, "
-        "updated_at) VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
-        (memory_id, document_id, entity_id, job_type, json.dumps(payload) if payload is not None else None,
-         max_attempts, now, now),
+        "INSERT INTO memory_jobs(memory_id, document_id, entity_id, session_key, job_type, status, payload, max_attempts, "
+        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+        (memory_id, document_id, entity_id, session_key, job_type,
+         json.dumps(payload) if payload is not None else None, max_attempts, now, now),
     )
     if job_id is not None:
         return int(job_id), True
     existing = scalar(
         conn,
         "SELECT id FROM memory_jobs WHERE job_type = ? AND status IN ('pending', 'leased') AND "
-        "((? IS NOT NULL AND memory_id = ?) OR (? IS NOT NULL AND document_id = ?) OR (? IS NOT NULL AND entity_id = ?)) "
-        "ORDER BY id LIMIT 1",
-        (job_type, memory_id, memory_id, document_id, document_id, entity_id, entity_id),
+        "((? IS NOT NULL AND memory_id = ?) OR (? IS NOT NULL AND document_id = ?) OR (? IS NOT NULL AND entity_id = ?) "
+        "OR (? IS NOT NULL AND session_key = ?)) ORDER BY id LIMIT 1",
+        (job_type, memory_id, memory_id, document_id, document_id, entity_id, entity_id, session_key, session_key),
     )
     return int(existing), False
 

@@ -144,12 +144,20 @@ def record_given(conn: apsw.Connection, session_key: str, agent_id: str, epoch: 
 
 
 def save_transcript(conn: apsw.Connection, *, session_key: str, content: str, harness: str | None,
-                    project: str | None, agent_id: str, now: str) -> None:
-    conn.execute("INSERT INTO session_transcripts(session_key, content, harness, project, agent_id, created_at) "
-                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET content = excluded.content, "
-                 "harness = excluded.harness, project = coalesce(excluded.project, session_transcripts.project) "
-                 "WHERE session_transcripts.agent_id = excluded.agent_id",  # another agent cannot overwrite it
-                 (session_key, content, harness, project, agent_id, now))
+                    project: str | None, agent_id: str, now: str) -> bool:
+    """Store or replace the session's transcript; False when nothing changed (the same text again,
+    or the session belongs to another agent, who cannot overwrite it)."""
+    return bool(list(conn.execute(
+        "INSERT INTO session_transcripts(session_key, content, harness, project, agent_id, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET content = excluded.content, "
+        "harness = excluded.harness, project = coalesce(excluded.project, session_transcripts.project) "
+        "WHERE session_transcripts.agent_id = excluded.agent_id AND session_transcripts.content != excluded.content "
+        "RETURNING 1", (session_key, content, harness, project, agent_id, now))))
+
+
+def project_of(conn: apsw.Connection, session_key: str) -> str | None:
+    """The project the session named at session-start."""
+    return scalar(conn, "SELECT project FROM sessions WHERE session_key = ?", (session_key,))
 
 
 def transcripts(conn: apsw.Connection, session_keys: list[str], agent_id: str) -> dict[str, str]:

@@ -32,6 +32,8 @@ class AnswersTasks(Protocol):
 
     def hints(self, content: str, limit: int) -> dict[str, Any]: ...
 
+    def summarize(self, conversation: str, limit: int) -> dict[str, Any]: ...
+
 
 from signet_pipeline.providers.llm.http import OllamaLlm, OpenAICompatibleLlm  # noqa: E402
 from signet_pipeline.providers.llm.rules import RulesLlm  # noqa: E402

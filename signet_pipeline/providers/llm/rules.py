@@ -10,6 +10,8 @@ the prompts ask an LLM for, and the stages validate its answers exactly as they 
   ("Nicholai decided to use PostgreSQL" -> Nicholai / decided to use / PostgreSQL);
 - hints: questions built from each sentence's subject, verb and complement (what/when/where/how
   many/why), see rules_questions.py;
+- session summaries: what the user stated (declarative, not hedged) and the decisions either side
+  announced, in order;
 - decisions: token-overlap thresholds against the candidates (restatement -> none, a shorter
   candidate the fact extends -> update, a syntactic contradiction -> update, else add).
 
@@ -27,6 +29,7 @@ from signet_pipeline.memory.content import infer_type, normalize_content
 from signet_pipeline.memory.contradiction import subject_words, syntactic_contradiction
 from signet_pipeline.memory.entities import WORD, sentences, triples
 from signet_pipeline.memory.linker import aspect_of, is_decision
+from signet_pipeline.memory.transcripts import ROLES
 from signet_pipeline.providers.llm.rules_questions import questions
 
 _SMALL_TALK = re.compile(
@@ -138,6 +141,26 @@ class RulesLlm:
         """Questions built from the content's own clauses (providers/llm/rules_questions.py): they
         add question words and verb base forms, not the synonyms a model would."""
         return {"hints": questions(content, limit)}
+
+    def summarize(self, conversation: str, limit: int) -> dict[str, Any]:
+        """Statements from a conversation window ("User: ..." / "Assistant: ..." turns, or plain
+        text): the user's confident declarative sentences and anyone's decisions, first `limit`."""
+        statements: list[str] = []
+        speaker = ""
+        for line in conversation.splitlines():
+            match = _SPEAKER.match(line)
+            if match:
+                speaker, line = ROLES[match.group(1).lower()], line[match.end():]
+            for sentence in sentences(line):
+                fact = _fact(sentence)
+                if fact is None or fact["confidence"] < BASE_CONFIDENCE:
+                    continue
+                if speaker != "Assistant" or is_decision(sentence):
+                    statements.append(sentence)
+        return {"statements": statements[:limit]}
+
+
+_SPEAKER = re.compile(r"^(user|human|assistant|ai)\s*:\s*", re.IGNORECASE)
 
 
 _PERSON_VERBS = re.compile(r"\b(prefers?|likes?|loves?|lives?|works?|said|says|met|wants?|feels?|married|"

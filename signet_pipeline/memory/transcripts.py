@@ -1,0 +1,138 @@
+"""Session transcripts as conversation turns, for the session summary stage.
+
+Harnesses hand over their native transcript: Claude Code and Codex write JSON lines (one event per
+line, the message under `message` or `payload`, content as a string or a list of typed parts),
+others send a JSON array of messages or plain text. What matters for memory is what the user and
+the assistant said, so tool calls, tool output, reasoning, images and the harness's own wrapper
+blocks (system reminders, environment context, command echoes) are dropped. Anything that does not
+parse as such a transcript is taken as plain text, never rejected.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+ROLES = {"user": "User", "human": "User", "assistant": "Assistant", "ai": "Assistant", "model": "Assistant"}
+TEXT_PARTS = {"text", "input_text", "output_text"}
+MAX_TURN_CHARS = 4000  # a pasted log or file says little per character; its head is kept
+# Blocks harnesses wrap around user turns that are not the user speaking.
+_WRAPPER = re.compile(
+    r"<(system-reminder|environment_context|user_instructions|command-name|command-message|command-args|"
+    r"local-command-stdout|local-command-stderr|ide_selection|ide_opened_file)>.*?</\1>", re.DOTALL)
+_BLANK_LINES = re.compile(r"\n{3,}")
+
+
+@dataclass(frozen=True)
+class Turn:
+    role: str  # "User" | "Assistant"
+    text: str
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(part.get("text", "") for part in content
+                         if isinstance(part, dict) and part.get("type") in TEXT_PARTS
+                         and isinstance(part.get("text"), str))
+    return ""
+
+
+def _turn(event: Any) -> Turn | None:
+    """One message event in any of the shapes harnesses write, or None for everything else."""
+    if not isinstance(event, dict):
+        return None
+    for key in ("message", "payload"):  # Claude Code: {"type", "message"}; Codex: {"type", "payload"}
+        if isinstance(event.get(key), dict):
+            event = event[key]
+            break
+    role = ROLES.get(str(event.get("role") or "").lower())
+    if role is None:
+        return None
+    text = _BLANK_LINES.sub("\n\n", _WRAPPER.sub("", _text(event.get("content", event.get("text"))))).strip()
+    if not text:
+        return None
+    if len(text) > MAX_TURN_CHARS:
+        text = text[:MAX_TURN_CHARS].rstrip() + " [...]"
+    return Turn(role, text)
+
+
+def _events(raw: str) -> list[Any] | None:
+    """The transcript's events: a JSON array, or JSON lines; None when it is neither."""
+    stripped = raw.strip()
+    if stripped.startswith("["):
+        try:
+            data = json.loads(stripped)
+            return data if isinstance(data, list) else None
+        except ValueError:
+            return None
+    events, bad = [], 0
+    for line in stripped.splitlines():
+        if not line.strip():
+            continue
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            bad += 1
+    # A text with a stray JSON-looking line is still text; a JSONL file with a torn last line is JSONL.
+    return events if events and bad <= max(1, len(events) // 10) and all(isinstance(e, dict) for e in events) else None
+
+
+def turns(raw: str) -> list[Turn]:
+    """The conversation in order. Plain text comes back as one turn of unknown speaker ("")."""
+    events = _events(raw)
+    if events is None:
+        text = raw.strip()
+        return [Turn("", text)] if text else []
+    return [t for t in (_turn(e) for e in events) if t is not None]
+
+
+def render(turn: Turn) -> str:
+    return f"{turn.role}: {turn.text}" if turn.role else turn.text
+
+
+def windows(conversation: list[Turn], max_chars: int) -> list[str]:
+    """Consecutive turns packed into windows of at most `max_chars` (a window never splits a turn,
+    except a plain-text transcript, which is cut at paragraph then line boundaries)."""
+    pieces: list[str] = []
+    for turn in conversation:
+        text = render(turn)
+        if len(text) <= max_chars:
+            pieces.append(text)
+            continue
+        pieces.extend(_split(text, max_chars))
+    out: list[str] = []
+    current = ""
+    for piece in pieces:
+        joined = f"{current}\n\n{piece}" if current else piece
+        if len(joined) <= max_chars:
+            current = joined
+            continue
+        if current:
+            out.append(current)
+        current = piece
+    if current:
+        out.append(current)
+    return out
+
+
+def _split(text: str, max_chars: int) -> list[str]:
+    parts: list[str] = []
+    current = ""
+    for line in text.splitlines(keepends=True):
+        while len(line) > max_chars:  # one enormous line: hard cut
+            if current:
+                parts.append(current)
+                current = ""
+            parts.append(line[:max_chars])
+            line = line[max_chars:]
+        if len(current) + len(line) > max_chars:
+            parts.append(current)
+            current = ""
+        current += line
+    if current.strip():
+        parts.append(current)
+    return [p.strip() for p in parts if p.strip()]

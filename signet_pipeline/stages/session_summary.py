@@ -1,0 +1,142 @@
+"""Session summaries (spec architecture "summary worker", wire-contract session-end): what a
+finished session leaves in memory.
+
+session-end keeps the transcript and queues a `session_summary` job. The job reads the transcript
+as conversation turns (memory/transcripts.py), packs them into windows a model reads whole, and
+asks the LLM, window by window, for the statements worth keeping in later sessions. Replies are
+validated like every model reply (self-contained statements of 12-500 characters, no echo of the
+prompt, deduplicated, at most MAX_STATEMENTS per window). Every call happens before any write;
+then each window's statements become one `session_summary` memory in one remember_many call
+(source_type session_end, source_id = the session key, so recall `expand` brings the transcript
+back). Those memories go through extraction like any other: facts, decisions, the graph.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+from pydantic import BaseModel
+
+from signet_pipeline.memory.models import RememberRequest
+from signet_pipeline.memory.prompt_hooks import SUMMARY_TYPE
+from signet_pipeline.memory.remember import Actor, remember_many
+from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.memory.transcripts import turns, windows
+from signet_pipeline.providers.llm import AnswersTasks, Llm
+from signet_pipeline.providers.llm.output import extract_json
+from signet_pipeline.store import sessions as sessions_store
+
+SOURCE_TYPE = "session_end"
+ACTOR = Actor(name="session-summary", type="daemon")
+WINDOW_CHARS = 8000
+MAX_WINDOWS = 40  # ≈ 320k characters of dialogue; longer sessions keep their latest part
+MAX_STATEMENTS = 12
+MIN_CHARS, MAX_CHARS = 12, 500
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
+_PROMPT_ECHO = re.compile(r"\b(return only|json|statements? worth|this (excerpt|conversation|window))\b", re.IGNORECASE)
+_NON_WORD = re.compile(r"[^\w]+")
+
+PROMPT = """Below is part {part} of {parts} of a conversation between a user and an AI assistant{where}.
+
+Write down what is worth remembering in later sessions: decisions made and why, preferences and facts
+about the user, their projects, tools and environment, conclusions reached, problems solved and how,
+and open tasks. One self-contained statement each (name the people and things; no "it" or "this"),
+at most {max} statements. Skip small talk, the assistant's step-by-step process, and anything that
+only mattered in the moment. If nothing is worth remembering, return an empty list.
+
+Return ONLY a JSON object: {{"statements": ["...", ...]}}
+
+Conversation:
+{conversation}
+"""
+
+
+class SessionSummaryReport(BaseModel):
+    session_key: str
+    windows: int = 0
+    windows_dropped: int = 0  # earliest windows beyond MAX_WINDOWS
+    statements: int = 0
+    memory_ids: list[str] = []
+    deduped: int = 0
+    warnings: list[str] = []
+    skipped: str | None = None
+    elapsed_ms: float = 0.0
+
+
+def parse_statements(reply: str | dict[str, Any] | list[Any], limit: int = MAX_STATEMENTS) -> tuple[list[str], list[str]]:
+    """(accepted statements, warnings). Never raises."""
+    data = extract_json(reply) if isinstance(reply, str) else reply
+    if isinstance(data, dict):
+        data = data.get("statements", data.get("summary", data.get("facts")))
+    if isinstance(data, str):  # a summary as text: its lines
+        data = [line for line in data.splitlines() if line.strip()]
+    if not isinstance(data, list):
+        return [], ["summary reply has no list of statements"]
+    accepted: dict[str, str] = {}
+    warnings: list[str] = []
+    for item in data:
+        if isinstance(item, dict):  # {"content": ...} as the extraction prompt shapes facts
+            item = item.get("content", item.get("statement"))
+        text = _BULLET.sub("", " ".join(item.split())) if isinstance(item, str) else ""
+        key = _NON_WORD.sub(" ", text.lower()).strip()
+        if not text:
+            warnings.append(f"not a string: {item!r}"[:120])
+        elif not MIN_CHARS <= len(text) <= MAX_CHARS:
+            warnings.append(f"length out of range: {text[:60]!r}")
+        elif _PROMPT_ECHO.search(text):
+            warnings.append(f"echoes the prompt: {text[:60]!r}")
+        elif key not in accepted:
+            accepted[key] = text
+    statements = list(accepted.values())
+    if len(statements) > limit:
+        warnings.append(f"{len(statements) - limit} statement(s) over the limit dropped")
+    return statements[:limit], warnings
+
+
+def _statements(llm: Llm, window: str, *, part: int, parts: int, where: str,
+                timeout: float | None) -> tuple[list[str], list[str]]:
+    if isinstance(llm, AnswersTasks):
+        reply: Any = llm.summarize(window, MAX_STATEMENTS)
+    else:
+        reply = llm.generate(PROMPT.format(part=part, parts=parts, where=where, max=MAX_STATEMENTS,
+                                           conversation=window), json=True, timeout=timeout)
+    return parse_statements(reply)
+
+
+def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: dict[str, Any], *,
+                      timeout: float | None = None) -> SessionSummaryReport:
+    """Raises ProviderError when the provider fails (the job retries; nothing was written)."""
+    started = time.perf_counter()
+    report = SessionSummaryReport(session_key=session_key)
+    agent_id = payload.get("agent_id") or "default"
+    transcript = sessions_store.transcripts(svc.db.reader(), [session_key], agent_id).get(session_key)
+    if not transcript:
+        report.skipped = "transcript no longer stored"
+        return report
+    parts = windows(turns(transcript), WINDOW_CHARS)
+    if len(parts) > MAX_WINDOWS:
+        report.windows_dropped = len(parts) - MAX_WINDOWS
+        report.warnings.append(f"long session: the first {report.windows_dropped} of {len(parts)} windows skipped")
+        parts = parts[-MAX_WINDOWS:]
+    report.windows = len(parts)
+    harness, project = payload.get("harness"), payload.get("project")
+    where = "".join([f" in {harness}" if harness else "", f" (project {project})" if project else ""])
+    summaries: list[str] = []
+    for index, window in enumerate(parts, start=1):
+        statements, warnings = _statements(llm, window, part=index, parts=len(parts), where=where, timeout=timeout)
+        report.warnings.extend(f"window {index}: {w}" for w in warnings)
+        report.statements += len(statements)
+        if statements:  # stored content is whitespace-normalized: sentences keep the statements apart
+            summaries.append(" ".join(t if t[-1] in ".!?" else t + "." for t in statements))
+    if summaries:  # all provider calls are done: one batch of short writes
+        results = remember_many(svc, [
+            RememberRequest(content=text, type=SUMMARY_TYPE, who=harness, project=project, agentId=agent_id,
+                            sourceType=SOURCE_TYPE, sourceId=session_key, sessionId=session_key,
+                            visibility=payload.get("visibility") or "global")
+            for text in summaries], ACTOR)
+        report.memory_ids = [r.id for r in results if not r.deduped]
+        report.deduped = sum(r.deduped for r in results)
+    report.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
+    return report

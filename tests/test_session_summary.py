@@ -1,0 +1,206 @@
+"""Session summaries: session-end queues a job for the stored transcript; the job turns the
+conversation into session_summary memories (rules provider offline, an OpenAI-compatible model
+through a fake server), which then enter extraction like any other memory."""
+
+from __future__ import annotations
+
+import json
+
+import dagster as dg
+import pytest
+from fastapi.testclient import TestClient
+
+from signet_api.app import create_app
+from signet_pipeline.assets.sessions import session_summaries
+from signet_pipeline.memory.transcripts import Turn, turns, windows
+from signet_pipeline.pipeline.queue import EXTRACT, SESSION_SUMMARY, JobQueue
+from signet_pipeline.pipeline.session_summary import run_session_jobs
+from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
+from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.resources import LlmResource, SignetStoreResource
+from signet_pipeline.sensors import session_jobs_sensor
+from signet_pipeline.stages.session_summary import parse_statements
+from signet_pipeline.store import jobs as job_store
+from tests.conftest import recall
+from tests.fakes import FakeServer
+
+
+def _line(kind: str, role: str, content) -> str:
+    return json.dumps({"type": kind, "message": {"role": role, "content": content}})
+
+
+CLAUDE_CODE = "\n".join([
+    json.dumps({"type": "summary", "summary": "Deploy setup"}),
+    _line("user", "user", "<system-reminder>You are in plan mode.</system-reminder>We deploy the billing service "
+                          "with Helm on the staging cluster."),
+    _line("assistant", "assistant", [{"type": "thinking", "thinking": "the user wants helm"},
+                                     {"type": "text", "text": "Let me look at the chart."},
+                                     {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]),
+    _line("user", "user", [{"type": "tool_result", "tool_use_id": "t1", "content": "Chart.yaml values.yaml"}]),
+    _line("user", "user", "I prefer blue-green deploys over rolling updates."),
+    _line("assistant", "assistant", [{"type": "text", "text": "We decided to pin the chart version to 4.2."}]),
+])
+
+CODEX = "\n".join(json.dumps(e) for e in [
+    {"type": "session_meta", "payload": {"id": "s1", "cwd": "/repo"}},
+    {"type": "response_item", "payload": {"type": "message", "role": "user", "content": [
+        {"type": "input_text", "text": "<environment_context>cwd /repo</environment_context>"}]}},
+    {"type": "response_item", "payload": {"type": "message", "role": "user", "content": [
+        {"type": "input_text", "text": "The integration tests need Docker running."}]}},
+    {"type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{}"}},
+    {"type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [
+        {"type": "output_text", "text": "Understood."}]}},
+])
+
+
+def test_harness_transcripts_become_user_and_assistant_turns():
+    assert turns(CLAUDE_CODE) == [
+        Turn("User", "We deploy the billing service with Helm on the staging cluster."),
+        Turn("Assistant", "Let me look at the chart."),
+        Turn("User", "I prefer blue-green deploys over rolling updates."),
+        Turn("Assistant", "We decided to pin the chart version to 4.2."),
+    ]
+    assert turns(CODEX) == [Turn("User", "The integration tests need Docker running."),
+                            Turn("Assistant", "Understood.")]
+    array = json.dumps([{"role": "user", "content": "hello there"}, {"role": "system", "content": "rules"}])
+    assert turns(array) == [Turn("User", "hello there")]
+    assert turns("user: plain text\nassistant: stays text") == [Turn("", "user: plain text\nassistant: stays text")]
+    assert turns("  \n ") == []
+    torn = CODEX + '\n{"type": "response_item", "payl'  # a file cut mid-write is still JSON lines
+    assert len(turns(torn)) == 2
+
+
+def test_windows_pack_whole_turns_and_cut_only_oversized_text():
+    conversation = [Turn("User", "a" * 300), Turn("Assistant", "b" * 300), Turn("User", "c" * 300)]
+    packed = windows(conversation, 700)
+    assert packed == [f"User: {'a' * 300}\n\nAssistant: {'b' * 300}", f"User: {'c' * 300}"]
+    big = windows([Turn("", "\n".join(["line " * 30] * 40))], 500)
+    assert len(big) > 1 and all(len(w) <= 500 for w in big)
+    assert sum(w.count("line") for w in big) == 30 * 40  # nothing lost
+
+
+@pytest.mark.parametrize("reply, accepted, warned", [
+    ('{"statements": ["- The team deploys with Helm.", "The team deploys with Helm!", "short"]}',
+     ["The team deploys with Helm."], ["length out of range"]),
+    ('{"summary": "1. Ana owns the billing service.\\n2. Return ONLY a JSON object please"}',
+     ["Ana owns the billing service."], ["echoes the prompt"]),
+    ('{"facts": [{"content": "The staging cluster runs Kubernetes 1.29."}, 7]}',
+     ["The staging cluster runs Kubernetes 1.29."], ["not a string"]),
+    ("no json at all", [], ["no list of statements"]),
+])
+def test_summary_replies_are_validated(reply, accepted, warned):
+    statements, warnings = parse_statements(reply)
+    assert statements == accepted
+    assert all(any(w in text for text in warnings) for w in warned)
+
+
+def _end(client, key: str, transcript: str, **fields):
+    response = client.post("/api/hooks/session-end", json={"harness": "claude-code", "sessionKey": key,
+                                                           "transcript": transcript, **fields})
+    assert response.status_code == 200, response.text
+    return response.json()
+
+
+def test_session_end_queues_one_summary_and_the_job_writes_memories(client, svc):
+    client.post("/api/hooks/session-start", json={"harness": "claude-code", "sessionKey": "s-1", "project": "/repo/x"})
+    ended = _end(client, "s-1", CLAUDE_CODE)
+    assert ended["queued"] is True and ended["memoriesSaved"] == 0 and ended["transcriptSaved"] is True
+    assert _end(client, "s-1", CLAUDE_CODE)["queued"] is False  # same transcript again: nothing new to summarize
+
+    batch = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10)
+    (report,) = batch.reports
+    assert report.windows == 1 and len(report.memory_ids) == 1 and not batch.failed
+    job = client.get(f"/api/memory/jobs/{ended['jobId']}").json()
+    assert job["status"] == "completed" and job["sessionKey"] == "s-1" and job["result"]["memoriesSaved"] == 1
+
+    memory = client.get(f"/api/memory/{report.memory_ids[0]}").json()
+    assert memory["type"] == "session_summary" and memory["source_type"] == "session_end"
+    assert memory["source_id"] == "s-1" and memory["project"] == "/repo/x" and memory["who"] == "claude-code"
+    # The user's statements and the announced decision; not the assistant's process, tools or reminders.
+    assert memory["content"] == ("We deploy the billing service with Helm on the staging cluster. "
+                                 "I prefer blue-green deploys over rolling updates. "
+                                 "We decided to pin the chart version to 4.2.")
+    hit = recall(client, "blue-green deploys", expand=True)["results"][0]
+    assert hit["id"] == memory["id"] and hit["transcript"] == CLAUDE_CODE
+    # The summary enters extraction like any other memory.
+    assert job_store.counts_by_type(svc.db.reader())[EXTRACT].get("pending", 0) >= 1
+
+
+def test_a_changed_transcript_is_summarized_again_and_repeats_dedupe(client, svc):
+    _end(client, "s-2", "user: The VPN config lives in the ops repository.")
+    run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10)
+    longer = "user: The VPN config lives in the ops repository.\nuser: Ana rotates the VPN keys every month."
+    assert _end(client, "s-2", longer)["queued"] is True
+    (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
+    assert report.statements == 2 and len(report.memory_ids) == 1
+
+
+def test_other_agents_cannot_overwrite_a_transcript_or_see_its_summary(client, svc):
+    _end(client, "s-3", "user: Ana keeps the signing keys in the hardware vault.", agentId="ana")
+    assert _end(client, "s-3", "user: Bob replaced this transcript.", agentId="bob")["queued"] is False
+    (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
+    summary = client.get(f"/api/memory/{report.memory_ids[0]}", params={"agentId": "ana"}).json()
+    assert "hardware vault" in summary["content"] and summary["agent_id"] == "ana"
+
+
+def test_pipeline_off_keeps_the_transcript_without_a_job(make_service):
+    svc = make_service(memory={"pipelineV2": {"enabled": False}})
+    with TestClient(create_app(service=svc)) as client:
+        ended = _end(client, "s-4", "user: The backups run at 02:00 UTC.")
+    assert ended["transcriptSaved"] is True and ended["queued"] is False
+
+
+def _openai(statements: list[str] | None, status: int = 200):
+    def handler(path, body):
+        if status != 200:
+            return status, {"error": {"message": "overloaded"}}
+        reply = json.dumps({"statements": statements})
+        return 200, {"id": "c1", "object": "chat.completion", "model": body["model"],
+                     "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply}}],
+                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
+    return handler
+
+
+def test_a_model_summarizes_window_by_window_and_a_failure_writes_nothing(client, svc):
+    long = "\n".join(_line("user", "user", f"Turn {i}: " + "details " * 400) for i in range(6))
+    _end(client, "s-5", long)
+    with FakeServer(_openai(None, status=503)) as server:
+        failed = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
+    assert len(failed.failed) == 1 and failed.reports == []
+    assert job_store.counts_by_type(svc.db.reader())[SESSION_SUMMARY].get("pending") == 1  # retried later
+
+    with svc.db.write() as conn:  # due at once (the failure's backoff would hold it back)
+        conn.execute("UPDATE memory_jobs SET not_before = NULL")
+    with FakeServer(_openai(["The team reviews the details every Monday morning."])) as server:
+        batch = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
+    (report,) = batch.reports
+    prompts = [body["messages"][-1]["content"] for _, body, _ in server.requests if "messages" in body]
+    assert report.windows == len(prompts) >= 2
+    assert "part 1 of" in prompts[0] and "in claude-code" in prompts[0] and "User: Turn 0:" in prompts[0]
+    assert len(report.memory_ids) == 1 and report.deduped == report.windows - 1  # the same statement each window
+
+
+def test_sensor_and_asset_summarize_sessions(client, svc, workspace):
+    _end(client, "s-6", CODEX)
+    signet = SignetStoreResource(workspace=str(workspace))
+    with dg.instance_for_test() as instance, dg.build_sensor_context(instance=instance,
+                                                                     resources={"signet": signet}) as ctx:
+        result = session_jobs_sensor(ctx)
+    assert len(result.run_requests) == 1 and result.run_requests[0].run_key.startswith("session-summary-")
+    done = dg.materialize([session_summaries], resources={"signet": signet, "llm": LlmResource()},
+                          run_config=result.run_requests[0].run_config)
+    meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+    assert meta["sessions"].value == 1 and meta["memories_written"].value == 1 and meta["failures"].value == 0
+    assert "s-6" in meta["sessions_table"].value
+
+
+def test_remember_keeps_a_transcript_sent_along_under_its_source_id(client):
+    transcript = "user: the load balancer drains for 30 seconds before a deploy"
+    saved = client.post("/api/memory/remember", json={
+        "content": "The load balancer drains for 30 seconds before a deploy", "sourceId": "conn-9",
+        "transcript": transcript}).json()
+    hit = recall(client, "load balancer drain", expand=True)["results"][0]
+    assert hit["id"] == saved["id"] and hit["transcript"] == transcript
+    without_key = client.post("/api/memory/remember", json={"content": "Staging drains in 5 seconds",
+                                                            "transcript": "user: nothing to file this under"})
+    assert without_key.status_code == 200  # no session key: the memory is kept, the transcript is not
