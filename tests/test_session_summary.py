@@ -143,6 +143,17 @@ def test_other_agents_cannot_overwrite_a_transcript_or_see_its_summary(client, s
     assert "hardware vault" in summary["content"] and summary["agent_id"] == "ana"
 
 
+def test_secrets_in_a_transcript_reach_neither_the_model_nor_a_memory(client, svc):
+    _end(client, "s-7", "user: The deploy token for the staging cluster is sk-live1234567890abcdefXYZ now.")
+    with FakeServer(_openai(["The staging deploy token is sk-live1234567890abcdefXYZ."])) as server:
+        (report,) = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"),
+                                     10).reports
+    prompt = server.requests[-1][1]["messages"][-1]["content"]
+    assert "staging cluster" in prompt and "sk-live1234567890" not in prompt
+    content = client.get(f"/api/memory/{report.memory_ids[0]}").json()["content"]
+    assert content.startswith("The staging deploy token is") and "sk-live1234567890" not in content
+
+
 def test_pipeline_off_keeps_the_transcript_without_a_job(make_service):
     svc = make_service(memory={"pipelineV2": {"enabled": False}})
     with TestClient(create_app(service=svc)) as client:

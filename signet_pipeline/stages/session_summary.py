@@ -5,7 +5,8 @@ session-end keeps the transcript and queues a `session_summary` job. The job rea
 as conversation turns (memory/transcripts.py), packs them into windows a model reads whole, and
 asks the LLM, window by window, for the statements worth keeping in later sessions. Replies are
 validated like every model reply (self-contained statements of 12-500 characters, no echo of the
-prompt, deduplicated, at most MAX_STATEMENTS per window). Every call happens before any write;
+prompt, deduplicated, at most MAX_STATEMENTS per window); secrets are masked on the way in and out
+(the checkpoint redaction). Every call happens before any write;
 then each window's statements become one `session_summary` memory in one remember_many call
 (source_type session_end, source_id = the session key, so recall `expand` brings the transcript
 back). Those memories go through extraction like any other: facts, decisions, the graph.
@@ -19,6 +20,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from signet_pipeline.memory.checkpoints import redact
 from signet_pipeline.memory.models import RememberRequest
 from signet_pipeline.memory.prompt_hooks import SUMMARY_TYPE
 from signet_pipeline.memory.remember import Actor, remember_many
@@ -125,11 +127,12 @@ def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: d
     where = "".join([f" in {harness}" if harness else "", f" (project {project})" if project else ""])
     summaries: list[str] = []
     for index, window in enumerate(parts, start=1):
-        statements, warnings = _statements(llm, window, part=index, parts=len(parts), where=where, timeout=timeout)
+        # Secrets pasted into a session reach neither the model nor a memory (checkpoint redaction).
+        statements, warnings = _statements(llm, redact(window), part=index, parts=len(parts), where=where, timeout=timeout)
         report.warnings.extend(f"window {index}: {w}" for w in warnings)
         report.statements += len(statements)
         if statements:  # stored content is whitespace-normalized: sentences keep the statements apart
-            summaries.append(" ".join(t if t[-1] in ".!?" else t + "." for t in statements))
+            summaries.append(redact(" ".join(t if t[-1] in ".!?" else t + "." for t in statements)))
     if summaries:  # all provider calls are done: one batch of short writes
         results = remember_many(svc, [
             RememberRequest(content=text, type=SUMMARY_TYPE, who=harness, project=project, agentId=agent_id,
