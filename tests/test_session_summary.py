@@ -215,3 +215,12 @@ def test_remember_keeps_a_transcript_sent_along_under_its_source_id(client):
     without_key = client.post("/api/memory/remember", json={"content": "Staging drains in 5 seconds",
                                                             "transcript": "user: nothing to file this under"})
     assert without_key.status_code == 200  # no session key: the memory is kept, the transcript is not
+
+
+def test_wrapper_removal_stays_linear_on_unclosed_tags():
+    hostile = "\n".join(json.dumps({"role": "user", "content": "<system-reminder>x" * 1000 + " end"})
+                        for _ in range(300))
+    parsed = turns(hostile)  # a lazy-regex strip took ~13 s on this; the linear one well under 1 s
+    assert len(parsed) == 300 and parsed[0].text.endswith("[...]")
+    assert turns(json.dumps([{"role": "user", "content": "a<system-reminder>b</system-reminder>c<system-reminder>d"}])) \
+        == [Turn("User", "ac<system-reminder>d")]

@@ -19,9 +19,8 @@ ROLES = {"user": "User", "human": "User", "assistant": "Assistant", "ai": "Assis
 TEXT_PARTS = {"text", "input_text", "output_text"}
 MAX_TURN_CHARS = 4000  # a pasted log or file says little per character; its head is kept
 # Blocks harnesses wrap around user turns that are not the user speaking.
-_WRAPPER = re.compile(
-    r"<(system-reminder|environment_context|user_instructions|command-name|command-message|command-args|"
-    r"local-command-stdout|local-command-stderr|ide_selection|ide_opened_file)>.*?</\1>", re.DOTALL)
+WRAPPER_TAGS = ("system-reminder", "environment_context", "user_instructions", "command-name", "command-message",
+                "command-args", "local-command-stdout", "local-command-stderr", "ide_selection", "ide_opened_file")
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 
@@ -52,12 +51,29 @@ def _turn(event: Any) -> Turn | None:
     role = ROLES.get(str(event.get("role") or "").lower())
     if role is None:
         return None
-    text = _BLANK_LINES.sub("\n\n", _WRAPPER.sub("", _text(event.get("content", event.get("text"))))).strip()
+    text = _BLANK_LINES.sub("\n\n", _strip_wrappers(_text(event.get("content", event.get("text"))))).strip()
     if not text:
         return None
     if len(text) > MAX_TURN_CHARS:
         text = text[:MAX_TURN_CHARS].rstrip() + " [...]"
     return Turn(role, text)
+
+
+def _strip_wrappers(text: str) -> str:
+    """Remove each `<tag>...</tag>` block, left to right, in linear time (a regex with a lazy span
+    rescans the rest of the text for every unclosed tag: quadratic on hostile input)."""
+    for tag in WRAPPER_TAGS:
+        opening, closing = f"<{tag}>", f"</{tag}>"
+        kept, pos = [], 0
+        while (start := text.find(opening, pos)) >= 0:
+            end = text.find(closing, start + len(opening))
+            if end < 0:  # no later opening can be closed either
+                break
+            kept.append(text[pos:start])
+            pos = end + len(closing)
+        if kept:
+            text = "".join(kept) + text[pos:]
+    return text
 
 
 def _events(raw: str) -> list[Any] | None:
