@@ -10,8 +10,8 @@ from fastapi import Depends, FastAPI
 from signet_api.auth import Auth, authorize
 from signet_api.errors import install_error_handlers
 from signet_api.middleware import AnalyticsMiddleware
-from signet_api.routes import analytics, auth, checkpoints, diagnostics, documents, embeddings, hooks, knowledge, \
-    memory, mutations, projection, repair, system
+from signet_api.routes import analytics, auth, checkpoints, diagnostics, documents, embeddings, feedback, hooks, \
+    knowledge, mcp, memory, mutations, projection, repair, system
 from signet_pipeline import __version__
 from signet_pipeline.config import Settings, load_settings
 from signet_pipeline.memory.analytics import Analytics
@@ -58,6 +58,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.include_router(auth.router)
     app.include_router(memory.router)
     app.include_router(mutations.router)
+    app.include_router(feedback.router)
     app.include_router(documents.router)
     app.include_router(knowledge.router)
     app.include_router(hooks.router)
@@ -67,4 +68,5 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.include_router(embeddings.router)
     app.include_router(projection.router)
     app.include_router(analytics.router)
+    app.include_router(mcp.router)
     return app

@@ -33,6 +33,10 @@ ROUTES: dict[tuple[str, str], str] = {
     ("PATCH", "/api/memory/{memory_id}"): "modify", ("POST", "/api/memory/modify"): "modify",
     ("DELETE", "/api/memory/{memory_id}"): "forget", ("POST", "/api/memory/forget"): "forget",
     ("POST", "/api/memory/{memory_id}/recover"): "recover",
+    # Feedback writes a row about a memory: not for readonly tokens, which may only recall.
+    ("POST", "/api/memory/feedback"): "modify",
+    # MCP: the route is open (spec), each tool call is authorized as its REST route (routes/mcp.py).
+    ("POST", "/mcp"): "none",
     ("GET", "/api/knowledge/entities"): "recall", ("GET", "/api/knowledge/constellation"): "recall",
     ("POST", "/api/knowledge/entities/{entity_id}/pin"): "modify",
     ("DELETE", "/api/knowledge/entities/{entity_id}/pin"): "modify",

@@ -1,4 +1,5 @@
-"""`signet serve` runs the API; `signet up` runs the API plus Dagster (webserver + daemon)."""
+"""`signet serve` runs the API; `signet up` runs the API plus Dagster (webserver + daemon); `signet mcp`
+serves the MCP tools on stdio against a running API."""
 
 from __future__ import annotations
 
@@ -58,6 +59,12 @@ def _eval_locomo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mcp(args: argparse.Namespace) -> int:
+    from signet_api.mcp.stdio import run
+
+    return run(url=args.url)
+
+
 def _token_create(args: argparse.Namespace) -> int:
     from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
 
@@ -86,6 +93,11 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--port", type=int, help="API port (default 3850)")
     up.add_argument("--dagster-port", type=int, default=3000, help="Dagster UI port (default 3000)")
     up.set_defaults(func=_up)
+
+    mcp = sub.add_parser("mcp", help="MCP server on stdio (tools call the running API over HTTP)")
+    mcp.add_argument("--url", help="the API (default $SIGNET_DAEMON_URL, else http://$SIGNET_HOST:$SIGNET_PORT, "
+                                   "else http://localhost:3850); token from $SIGNET_API_KEY or $SIGNET_TOKEN")
+    mcp.set_defaults(func=_mcp)
 
     token = sub.add_parser("token", help="API tokens signed with the workspace secret")
     tokens = token.add_subparsers(dest="action", required=True)

@@ -1,0 +1,111 @@
+"""`signet mcp`: the MCP server over stdio, for harnesses that start it as a subprocess. Newline-
+delimited JSON-RPC on stdin/stdout (stdout carries protocol messages only; logs go to stderr).
+Tool calls go to the running daemon over HTTP, with the token from the environment."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+import logging
+import os
+import sys
+from typing import Any, BinaryIO
+from urllib.parse import urlsplit
+
+import httpx
+
+from signet_api.mcp.client import CLIENT_HEADERS, rest_caller
+from signet_api.mcp.protocol import McpServer
+
+log = logging.getLogger("signet.mcp")
+DEFAULT_URL = "http://localhost:3850"
+TIMEOUT_S = 60.0
+
+
+def daemon_url(env: dict[str, str] | None = None) -> str:
+    """SIGNET_DAEMON_URL, else http://$SIGNET_HOST:$SIGNET_PORT, else localhost:3850 (wire contract)."""
+    env = os.environ if env is None else env
+    if env.get("SIGNET_DAEMON_URL"):
+        return env["SIGNET_DAEMON_URL"].rstrip("/")
+    host, port = env.get("SIGNET_HOST") or "localhost", env.get("SIGNET_PORT") or "3850"
+    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+
+
+def daemon_headers(env: dict[str, str] | None = None) -> dict[str, str]:
+    env = os.environ if env is None else env
+    headers = dict(CLIENT_HEADERS)
+    token = env.get("SIGNET_API_KEY") or env.get("SIGNET_TOKEN")
+    if token:
+        headers["authorization"] = f"Bearer {token}"
+    if env.get("SIGNET_AGENT_ID"):
+        headers["x-signet-agent-id"] = env["SIGNET_AGENT_ID"]
+    return headers
+
+
+def _local(url: str) -> bool:
+    host = urlsplit(url).hostname or ""
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+async def serve(server: McpServer, stdin: BinaryIO, stdout: BinaryIO) -> None:
+    """Read lines until EOF; each message is handled in its own task (a slow recall does not hold
+    up a ping), and `notifications/cancelled` cancels the request it names."""
+    running: dict[Any, asyncio.Task] = {}
+    tasks: set[asyncio.Task] = set()
+
+    async def answer(line: bytes) -> None:
+        reply = await server.handle_bytes(line)
+        if reply is not None:
+            stdout.write(json.dumps(reply, ensure_ascii=False).encode("utf-8") + b"\n")
+            stdout.flush()
+
+    while line := await asyncio.to_thread(stdin.readline):
+        if not line.strip():
+            continue
+        message = _peek(line)
+        if message.get("method") == "notifications/cancelled":
+            cancelled = running.pop(_key((message.get("params") or {}).get("requestId")), None)
+            if cancelled is not None:
+                cancelled.cancel()  # no reply is owed for a cancelled request
+            continue
+        task = asyncio.create_task(answer(line))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+        if "id" in message and "method" in message:
+            key = _key(message["id"])
+            running[key] = task
+            task.add_done_callback(lambda t, k=key: running.pop(k) if running.get(k) is t else None)
+    if tasks:
+        await asyncio.gather(*tasks, return_exceptions=True)  # EOF: finish what was asked, then exit
+
+
+def _peek(line: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return {}
+    return message if isinstance(message, dict) else {}
+
+
+def _key(request_id: Any) -> str:
+    return json.dumps(request_id)  # 1 and "1" are different ids
+
+
+async def _main(url: str) -> None:
+    log.info("signet MCP server on stdio, daemon %s", url)
+    async with httpx.AsyncClient(base_url=url, headers=daemon_headers(), timeout=TIMEOUT_S,
+                                 trust_env=not _local(url)) as client:  # no proxy between us and a local daemon
+        await serve(McpServer(rest_caller(client)), sys.stdin.buffer, sys.stdout.buffer)
+
+
+def run(url: str | None = None) -> int:
+    logging.getLogger("httpx").setLevel(logging.WARNING)  # one INFO line per tool call is noise on stderr
+    try:
+        asyncio.run(_main((url or daemon_url()).rstrip("/")))
+    except KeyboardInterrupt:
+        pass
+    return 0

@@ -1,0 +1,23 @@
+"""POST /api/memory/feedback: an agent's feedback on a memory it was given (memory_feedback tool)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+
+from signet_api.deps import actor, reading_agent, service
+from signet_pipeline.memory import agent_feedback
+from signet_pipeline.memory.feedback_models import FeedbackRequest
+from signet_pipeline.memory.remember import Actor
+from signet_pipeline.memory.service import MemoryService
+
+router = APIRouter(tags=["memory"])
+
+
+@router.post("/api/memory/feedback", summary="Record positive / negative / correction feedback on a memory")
+def feedback_route(request: Request, body: FeedbackRequest, svc: Annotated[MemoryService, Depends(service)],
+                   who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
+    if body.session_id is None and request.headers.get("x-signet-session-key"):
+        body.session_id = request.headers["x-signet-session-key"][:200]
+    return agent_feedback.record(svc, body, actor=who, agent_id=reading_agent(request))

@@ -1,0 +1,79 @@
+"""POST /mcp: the MCP server over Streamable HTTP (JSON responses only; no SSE stream, so GET
+answers 405). The route itself needs no auth (spec table: none), but every tool call is an
+in-process request to the REST API carrying the caller's Authorization, Host, peer address and
+identity headers, so it is authorized exactly as the caller calling that route directly."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import httpx
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, Response
+
+from signet_api.auth import Auth
+from signet_api.mcp.client import CLIENT_HEADERS, rest_caller
+from signet_api.mcp.protocol import INVALID_REQUEST, PARSE_ERROR, SUPPORTED_VERSIONS, McpServer
+from signet_pipeline.errors import Forbidden, InvalidRequest, SignetError
+
+router = APIRouter(tags=["mcp"])
+MAX_BODY = 8 * 1024 * 1024
+# Headers that decide who the caller is (auth.py, deps.py), passed on to each tool's REST call.
+FORWARDED = ("authorization", "host", "x-signet-agent-id", "x-signet-session-key", "x-signet-actor",
+             "x-signet-actor-type", "x-signet-runtime-path", "x-request-id")
+NOT_LOCAL_HOST = "mcp-caller.invalid"  # a Host no auth.allowedHosts lists: stands in for a missing one
+
+
+@router.post("/mcp", summary="MCP server (Streamable HTTP): JSON-RPC 2.0 in, JSON out")
+async def mcp_route(request: Request) -> Response:
+    _check_origin(request)
+    version = request.headers.get("mcp-protocol-version")
+    if version and version not in SUPPORTED_VERSIONS:
+        raise InvalidRequest(f"unsupported MCP-Protocol-Version {version!r} (supported: {', '.join(SUPPORTED_VERSIONS)})",
+                             code="unsupported_protocol_version")
+    if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+        # Also what keeps a web page's no-preflight cross-origin POST (text/plain) out in local mode.
+        raise SignetError("POST /mcp takes application/json", code="unsupported_media_type", status=415)
+    raw = await _body(request)
+    async with _in_process_client(request) as client:
+        reply = await McpServer(rest_caller(client)).handle_bytes(raw)
+    if reply is None:
+        return Response(status_code=202)  # only notifications or responses: nothing to answer
+    unreadable = isinstance(reply, dict) and reply.get("error", {}).get("code") in (PARSE_ERROR, INVALID_REQUEST)
+    return JSONResponse(reply, status_code=400 if unreadable else 200)
+
+
+def _check_origin(request: Request) -> None:
+    """Streamable HTTP servers must check Origin (DNS rebinding, pages posting to localhost): a
+    browser's request is served only from the names the host guard accepts."""
+    origin = request.headers.get("origin")
+    if origin is None:
+        return
+    auth: Auth = request.app.state.auth
+    try:
+        host = urlsplit(origin).hostname or ""
+    except ValueError:
+        host = ""
+    if host.lower() not in auth.local_hosts:
+        raise Forbidden(f"origin {origin!r} is not allowed (auth.allowedHosts)", code="origin_not_allowed")
+
+
+async def _body(request: Request) -> bytes:
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise SignetError(f"body over {MAX_BODY} bytes", code="payload_too_large", status=413)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def _in_process_client(request: Request) -> httpx.AsyncClient:
+    """A client that calls this app in-process as the original caller: same peer address (hybrid
+    mode trusts loopback peers only, so a remote caller stays remote), same Host (the local-name
+    guard), same token and identity headers."""
+    headers = {**CLIENT_HEADERS, **{name: request.headers[name] for name in FORWARDED if name in request.headers}}
+    headers.setdefault("host", NOT_LOCAL_HOST)
+    peer = (request.client.host, request.client.port) if request.client else ("unknown", 0)
+    transport = httpx.ASGITransport(app=request.app, raise_app_exceptions=False, client=peer)
+    return httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1", headers=headers)
