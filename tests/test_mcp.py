@@ -211,6 +211,18 @@ def test_feedback_endpoint(client, svc):
                  {"feedback_type": "positive"}):
         bad = client.post("/api/memory/feedback", json=body)
         assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request", body
+    # The reference clients' shape: a ratings map, unknown / unreadable ids and unused (0) ones ignored.
+    unused = remember(client, "The CI runners use Ubuntu 24.04")
+    rated = client.post("/api/memory/feedback", json={
+        "sessionKey": "sess-10", "agentId": "default",
+        "feedback": {shared["id"]: 0.8, private["id"]: -1, "no-such-id": 0.5, unused["id"]: 0}})
+    assert rated.status_code == 200 and rated.json() == {"success": True, "ok": True, "recorded": 1, "ignored": 3}
+    row = feedback_store.for_memory(svc.db.reader(), shared["id"])[0]
+    assert (row["feedback_type"], row["score"], row["session_id"]) == ("positive", 0.8, "sess-10")
+    for body in ({"feedback": {shared["id"]: 1.5}}, {"feedback": {shared["id"]: 1}, "memory_id": shared["id"]},
+                 {"feedback": {f"m{i}": 1 for i in range(201)}}):
+        bad = client.post("/api/memory/feedback", json=body)
+        assert bad.status_code == 422 and bad.json()["error"]["code"] == "invalid_request", body
     client.delete(f"/api/memory/{shared['id']}", params={"reason": "test"})
     deleted = client.post("/api/memory/feedback", json={"memory_id": shared["id"], "feedback_type": "positive"})
     assert deleted.status_code == 404

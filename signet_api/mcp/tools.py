@@ -11,7 +11,7 @@ from urllib.parse import quote
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from signet_pipeline.memory.feedback_models import FeedbackRequest
-from signet_pipeline.memory.models import MAX_CONTENT_CHARS, TYPE_PATTERN
+from signet_pipeline.memory.models import MAX_CONTENT_CHARS, MAX_TRANSCRIPT_CHARS, TYPE_PATTERN
 
 MAX_QUERY_CHARS = 10_000
 MAX_ID_CHARS = 100
@@ -62,6 +62,10 @@ class StoreArgs(_Args):
     who: str | None = Field(None, max_length=200, description="who said or decided it")
     created_at: str | None = _both("createdAt", "created_at", max_length=64,
                                    description="when it originally happened, ISO 8601 (for imported memories)")
+    source_id: str | None = _both("sourceId", "source_id", max_length=500,
+                                  description="where it came from, e.g. the session key (transcript is kept under it)")
+    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS,
+                                   description="the conversation it came from, kept losslessly under source_id")
 
 
 class GetArgs(_Args):
@@ -202,8 +206,9 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          ForgetArgs, "DELETE", "/api/memory/{id}", read_only=False),
     Tool("memory_feedback", "Rate a memory",
          "Tell Signet how a memory you were given turned out: positive (it helped), negative (wrong or "
-         "irrelevant) or correction (wrong: put what is right in correction_text). It is recorded for memory "
-         "quality and does not change the memory; use memory_modify for that.",
+         "irrelevant) or correction (wrong: put what is right in correction_text); or rate several at once with "
+         "ratings {memory id: -1..1}. It is recorded for memory quality and does not change the memory; use "
+         "memory_modify for that.",
          FeedbackArgs, "POST", "/api/memory/feedback", read_only=False),
     Tool("knowledge_entities", "List knowledge entities",
          "List the entities (people, projects, tools, ...) of the knowledge graph built from memories: pinned "

@@ -20,4 +20,4 @@ def feedback_route(request: Request, body: FeedbackRequest, svc: Annotated[Memor
                    who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
     if body.session_id is None and request.headers.get("x-signet-session-key"):
         body.session_id = request.headers["x-signet-session-key"][:200]
-    return agent_feedback.record(svc, body, actor=who, agent_id=reading_agent(request))
+    return agent_feedback.record(svc, body, actor=who, agent_id=reading_agent(request, body.agent_id))

@@ -1,8 +1,10 @@
-"""Agent feedback on a memory (the memory_feedback MCP tool, POST /api/memory/feedback): a
-positive, negative or correction signal about a memory the caller can see, kept in agent_feedback
-for memory-quality work. It does not change the memory: memory_modify does that."""
+"""Agent feedback on memories (the memory_feedback MCP tool, POST /api/memory/feedback): positive,
+negative or correction signals, or -1..1 relevance ratings, about memories the caller can see,
+kept in agent_feedback for memory-quality work. It does not change a memory: memory_modify does."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from signet_pipeline.errors import NotFound
 from signet_pipeline.memory.feedback_models import FeedbackRequest
@@ -14,14 +16,23 @@ from signet_pipeline.store import memories as mem_store
 from signet_pipeline.timeutil import now_iso
 
 
-def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: str) -> dict:
-    """Store the feedback if the agent can see the (live) memory; 404 otherwise, so feedback
-    cannot probe for memories the caller may not read."""
+def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: str) -> dict[str, Any]:
+    """One memory: stored if the agent can see the (live) memory, else 404, so feedback cannot
+    probe for memories the caller may not read. Ratings: the visible ones are recorded, the rest
+    counted as ignored (the same answer for unknown and unreadable ids)."""
+    items = req.items()
+    ids: list[int] = []
     with svc.db.write() as conn:
-        if not visible(conn, mem_store.get(conn, req.memory_id), agent_id):
-            raise NotFound(f"memory {req.memory_id} not found")
-        feedback_id = feedback_store.insert(
-            conn, memory_id=req.memory_id, agent_id=agent_id, session_id=req.session_id,
-            feedback_type=req.feedback_type, correction_text=req.correction_text, actor=actor.name,
-            actor_type=actor.type, now=now_iso())
-    return {"success": True, "id": feedback_id, "memoryId": req.memory_id, "feedbackType": req.feedback_type}
+        now = now_iso()
+        for memory_id, feedback_type, score in items:
+            if not visible(conn, mem_store.get(conn, memory_id), agent_id):
+                if req.ratings is None:
+                    raise NotFound(f"memory {memory_id} not found")
+                continue
+            ids.append(feedback_store.insert(
+                conn, memory_id=memory_id, agent_id=agent_id, session_id=req.session_id, feedback_type=feedback_type,
+                score=score, correction_text=req.correction_text, actor=actor.name, actor_type=actor.type, now=now))
+    if req.ratings is None:
+        return {"success": True, "ok": True, "recorded": 1, "id": ids[0], "memoryId": req.memory_id,
+                "feedbackType": req.feedback_type}
+    return {"success": True, "ok": True, "recorded": len(ids), "ignored": len(req.ratings) - len(ids)}

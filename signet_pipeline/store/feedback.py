@@ -8,10 +8,11 @@ from signet_pipeline.store.db import Row, one, rows
 
 
 def insert(conn: apsw.Connection, *, memory_id: str, agent_id: str, session_id: str | None, feedback_type: str,
-           correction_text: str | None, actor: str, actor_type: str | None, now: str) -> int:
-    return int(one(conn, "INSERT INTO agent_feedback(memory_id, agent_id, session_id, feedback_type, correction_text, "
-                         "actor, actor_type, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                   (memory_id, agent_id, session_id, feedback_type, correction_text, actor, actor_type, now))["id"])
+           score: float | None, correction_text: str | None, actor: str, actor_type: str | None, now: str) -> int:
+    return int(one(conn, "INSERT INTO agent_feedback(memory_id, agent_id, session_id, feedback_type, score, "
+                         "correction_text, actor, actor_type, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                   (memory_id, agent_id, session_id, feedback_type, score, correction_text, actor, actor_type,
+                    now))["id"])
 
 
 def for_memory(conn: apsw.Connection, memory_id: str, limit: int = 100) -> list[Row]:
