@@ -129,8 +129,11 @@ class RetentionConfig(Section):
     history_retention_days: float = Field(180.0, ge=0.0, le=36_500.0)
     completed_job_retention_days: float = Field(14.0, ge=0.0, le=36_500.0)
     dead_job_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
-    # Session checkpoints and the session context ledger (transcripts are kept).
+    # Session checkpoints and the session context ledger.
     checkpoint_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
+    # Session transcripts are lossless (spec) and kept unless this is set; a purged memory's own
+    # words are cut from its session's transcript either way.
+    transcript_retention_days: float | None = Field(None, ge=0.0, le=36_500.0)
     # Embedding change-log entries kept (in-process vector indexes read it; a reader further
     # behind reloads from the table) and pruned per sweep.
     change_log_keep: int = Field(100_000, ge=1_000, le=10_000_000)

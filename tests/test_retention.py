@@ -126,3 +126,32 @@ def test_retention_asset_materializes_with_readable_metadata(svc, workspace):
     meta = result.asset_materializations_for_node("retention_sweep")[0].metadata
     assert meta["purged_tombstones"].value == 1 and meta["rows_purged"].value >= 1
     assert "graph_links" in meta["steps"].value
+
+
+def test_purging_a_memory_cuts_its_words_from_its_session_transcript(svc):
+    content = "The door code for the lab is 4471 since March"
+    kept = "We moved the standup to 10:30 on Tuesdays"
+    transcript = "\n".join([
+        '{"role": "user", "content": "Remember: the door code for the lab\\nis 4471 since March."}',
+        f'{{"role": "user", "content": "{kept}"}}'])
+    forgotten = remember(svc, RememberRequest(content=content, sourceId="sess-x", transcript=transcript)).id
+    other_agent = remember(svc, RememberRequest(content=kept, sessionId="sess-x", agentId="bob")).id
+    tombstone(svc, forgotten, 31)
+    tombstone(svc, other_agent, 31)  # bob's memory names the session but not his transcript: it stays whole
+
+    report = sweep(svc.db, RetentionConfig(), now=to_iso(NOW))
+
+    tombstones = next(s for s in report.steps if s.name == "tombstones")
+    assert tombstones.details["transcript_passages_removed"] == 1
+    (stored,) = q(svc, "SELECT content FROM session_transcripts WHERE session_key = 'sess-x'")[0]
+    assert "4471" not in stored and "Remember: [forgotten]." in stored and kept in stored
+
+
+def test_transcripts_are_kept_unless_a_retention_window_is_set(svc):
+    remember(svc, RememberRequest(content="The backup bucket lives in eu-west-1", sourceId="old",
+                                  transcript="user: the backup bucket lives in eu-west-1"))
+    with svc.db.write() as conn:
+        conn.execute("UPDATE session_transcripts SET created_at = ?", (days_ago(400),))
+    assert "transcripts" not in sweep(svc.db, RetentionConfig(), now=to_iso(NOW)).counts()
+    report = sweep(svc.db, RetentionConfig(transcript_retention_days=365), now=to_iso(NOW))
+    assert report.counts()["transcripts"] == 1 and q(svc, "SELECT count(*) FROM session_transcripts")[0][0] == 0

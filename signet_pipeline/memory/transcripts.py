@@ -152,3 +152,19 @@ def _split(text: str, max_chars: int) -> list[str]:
     if current.strip():
         parts.append(current)
     return [p.strip() for p in parts if p.strip()]
+
+
+SCRUB_MIN_CHARS = 20  # shorter texts ("ok, thanks") are too common to cut from a conversation
+FORGOTTEN = "[forgotten]"
+_GAP = r"(?:\s|\\[nrt])+"  # whitespace, also as a JSON string escapes it inside a JSON-lines transcript
+
+
+def scrub(transcript: str, contents: list[str]) -> tuple[str, int]:
+    """The transcript with every verbatim occurrence of these memory texts replaced by FORGOTTEN
+    (whitespace and JSON newline escapes between words may differ); returns (text, occurrences).
+    What a memory paraphrased stays: only its own words can be found."""
+    words = sorted({" ".join(c.split()) for c in contents if len(c.strip()) >= SCRUB_MIN_CHARS}, key=len, reverse=True)
+    if not words:
+        return transcript, 0
+    pattern = re.compile("|".join(_GAP.join(re.escape(w) for w in text.split()) for text in words), re.IGNORECASE)
+    return pattern.subn(FORGOTTEN, transcript)

@@ -4,9 +4,11 @@ for long and a backlog drains over the following sweeps.
 
 1. graph links of tombstones past the window (mentions decremented, orphan entities removed)
 2. their embeddings (unless another memory still carries the same content hash)
-3. the tombstones themselves (the FTS trigger cleans the index; session rows follow)
+3. the tombstones themselves (the FTS trigger cleans the index; session rows follow, and the
+   memory's own words are cut from its session's transcript: forgetting ends there too)
 4. history older than its window  5. completed jobs  6. dead jobs
-then the embedding change log beyond the newest `changeLogKeep` entries.
+then checkpoints and the session ledger, transcripts when `transcriptRetentionDays` is set, and
+the embedding change log beyond the newest `changeLogKeep` entries.
 
 Steps 1-3 select the same rows (one cutoff for the whole sweep, oldest deletion first), so a
 memory is hard-deleted only after its links and vector went. Nothing inside a window is touched.
@@ -23,6 +25,7 @@ from typing import Any
 import apsw
 
 from signet_pipeline.config_sections import RetentionConfig
+from signet_pipeline.memory.transcripts import scrub
 from signet_pipeline.store import checkpoints as checkpoint_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import graph as graph_store
@@ -70,6 +73,22 @@ def _run(report: RetentionReport, db: Database, name: str, cutoff: str | None, l
                                    capped=n >= limit))
 
 
+def _scrub_transcripts(conn: apsw.Connection, purged: list[Any]) -> int:
+    """Cut the purged memories' text from the transcripts of their sessions (session_id or
+    source_id, same agent); one pass per transcript. Returns the passages removed."""
+    texts: dict[tuple[str, str], list[str]] = {}
+    for row in purged:
+        for key in {row["session_id"], row["source_id"]} - {None}:
+            texts.setdefault((key, row["agent_id"]), []).append(row["content"])
+    removed = 0
+    for (key, agent), transcript in sessions_store.transcripts_of(conn, list(texts)).items():
+        cleaned, n = scrub(transcript, texts[(key, agent)])
+        if n:
+            sessions_store.replace_transcript(conn, key, cleaned)
+            removed += n
+    return removed
+
+
 def sweep(db: Database, cfg: RetentionConfig, *, now: str | None = None) -> RetentionReport:
     now = now or now_iso()
     at = parse_iso(now)
@@ -97,11 +116,14 @@ def sweep(db: Database, cfg: RetentionConfig, *, now: str | None = None) -> Rete
         return len(found), {"vectors_deleted": deleted, "vectors_kept_shared": len(shared)}
 
     def tombstone_rows(conn: apsw.Connection) -> tuple[int, dict[str, Any]]:
-        ids = [r["id"] for r in expired(conn)]
-        if not ids:
+        found = expired(conn)
+        if not found:
             return 0, {}
+        ids = [r["id"] for r in found]
         session_rows = sessions_store.forget_memories(conn, ids)
-        return mem_store.hard_delete(conn, ids), {"session_rows_deleted": session_rows}
+        scrubbed = _scrub_transcripts(conn, found)
+        return mem_store.hard_delete(conn, ids), {"session_rows_deleted": session_rows,
+                                                  "transcript_passages_removed": scrubbed}
 
     _run(report, db, "graph_links", tombstones, limit, graph_links)
     _run(report, db, "embeddings", tombstones, limit, embeddings)
@@ -118,6 +140,10 @@ def sweep(db: Database, cfg: RetentionConfig, *, now: str | None = None) -> Rete
          lambda c: (checkpoint_store.purge_before(c, checkpoints, limit), {}))
     _run(report, db, "session_ledger", checkpoints, limit,
          lambda c: (sessions_store.purge_ledger_before(c, checkpoints, limit), {}))
+    if cfg.transcript_retention_days is not None:
+        transcripts = before(cfg.transcript_retention_days)
+        _run(report, db, "transcripts", transcripts, limit,
+             lambda c: (sessions_store.purge_transcripts_before(c, transcripts, limit), {}))
     _run(report, db, "embedding_change_log", None, cfg.change_log_batch,
          lambda c: (emb_store.prune_change_log(c, keep=cfg.change_log_keep, limit=cfg.change_log_batch), {}))
     return report

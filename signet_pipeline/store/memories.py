@@ -303,9 +303,10 @@ def visible_ids(conn: apsw.Connection, ids: list[str], flt: MemoryFilter) -> set
 
 
 def expired_tombstones(conn: apsw.Connection, deleted_before: str, limit: int) -> list[Row]:
-    """Soft-deleted memories past the tombstone window, oldest deletion first (id, content_hash)."""
-    return rows(conn, "SELECT id, content_hash FROM memories WHERE is_deleted = 1 AND deleted_at < ? "
-                      "ORDER BY deleted_at, id LIMIT ?", (deleted_before, limit))
+    """Soft-deleted memories past the tombstone window, oldest deletion first (id, content_hash, and
+    what ties them to a session transcript: content, agent, session and source ids)."""
+    return rows(conn, "SELECT id, content_hash, content, agent_id, session_id, source_id FROM memories "
+                      "WHERE is_deleted = 1 AND deleted_at < ? ORDER BY deleted_at, id LIMIT ?", (deleted_before, limit))
 
 
 def hash_users(conn: apsw.Connection, hashes: list[str], excluding: list[str]) -> set[str]:

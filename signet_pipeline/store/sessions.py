@@ -167,6 +167,25 @@ def transcripts(conn: apsw.Connection, session_keys: list[str], agent_id: str) -
                              "AND agent_id = ?", (*session_keys, agent_id))) if session_keys else {}
 
 
+def transcripts_of(conn: apsw.Connection, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
+    """Transcripts for these (session key, owning agent) pairs that exist."""
+    found = conn.execute("SELECT t.session_key, t.agent_id, t.content FROM session_transcripts t JOIN json_each(?) p "
+                         "ON t.session_key = p.value ->> 0 AND t.agent_id = p.value ->> 1",
+                         (json.dumps(pairs),)) if pairs else []
+    return {(key, agent): content for key, agent, content in found}
+
+
+def replace_transcript(conn: apsw.Connection, session_key: str, content: str) -> None:
+    conn.execute("UPDATE session_transcripts SET content = ? WHERE session_key = ?", (content, session_key))
+
+
+def purge_transcripts_before(conn: apsw.Connection, before: str, limit: int) -> int:
+    """Transcripts stored before the cutoff, at most `limit` (only with retention.transcriptRetentionDays)."""
+    return len(list(conn.execute(
+        "DELETE FROM session_transcripts WHERE session_key IN (SELECT session_key FROM session_transcripts "
+        "WHERE created_at < ? ORDER BY created_at LIMIT ?) RETURNING 1", (before, limit))))
+
+
 def purge_ledger_before(conn: apsw.Connection, before: str, limit: int) -> int:
     """Session-ledger rows older than the cutoff (a session that old is over; its context epochs
     are of no use to anyone), at most `limit`."""
