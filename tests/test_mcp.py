@@ -173,6 +173,15 @@ def test_team_mode_tool_calls_are_authorized_as_the_caller(team):
     assert memory["agent_id"] == "bot" and memory["updated_by"] == "bot"  # identity from the token, not headers
     fed = call(client, "memory_feedback", {"memory_id": saved["id"], "feedback_type": "positive"}, headers=readonly)
     assert fed[0] and "permission_denied" in fed[1]
+    # A project-scoped token cannot rate (or probe for) memories outside its project.
+    elsewhere = ok(client, "memory_store", {"content": "The Zephyr project ships on Fridays", "project": "zephyr"},
+                   headers=token("admin"))
+    scoped = token("agent", sub="bot", project="orion")
+    outside = call(client, "memory_feedback", {"memory_id": elsewhere["id"], "feedback_type": "negative"},
+                   headers=scoped)
+    assert outside[0] and "404" in outside[1]
+    assert ok(client, "memory_feedback", {"memory_id": elsewhere["id"], "feedback_type": "negative"},
+              headers=token("agent", sub="bot"))["recorded"] == 1  # the same agent without the project scope
     forged = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
                          headers={"authorization": "Bearer forged.token"})
     assert forged.status_code == 401  # a bad token is refused at the door, as on every route

@@ -1,6 +1,7 @@
 """Retention sweep: rows on both sides of every window, the batch limit, shared vectors, the
 graph hook, and the Dagster asset."""
 
+import json
 from datetime import datetime, timedelta, timezone
 
 import dagster as dg
@@ -10,6 +11,7 @@ from signet_pipeline.config_sections import RetentionConfig
 from signet_pipeline.memory.models import RecallRequest, RememberRequest
 from signet_pipeline.memory.recall import recall
 from signet_pipeline.memory.remember import remember
+from signet_pipeline.memory.transcripts import scrub
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.stages.retention import sweep
 from signet_pipeline.store import embeddings as emb_store
@@ -151,7 +153,17 @@ def test_transcripts_are_kept_unless_a_retention_window_is_set(svc):
     remember(svc, RememberRequest(content="The backup bucket lives in eu-west-1", sourceId="old",
                                   transcript="user: the backup bucket lives in eu-west-1"))
     with svc.db.write() as conn:
-        conn.execute("UPDATE session_transcripts SET created_at = ?", (days_ago(400),))
+        conn.execute("UPDATE session_transcripts SET created_at = ?, updated_at = ?", (days_ago(400), days_ago(400)))
     assert "transcripts" not in sweep(svc.db, RetentionConfig(), now=to_iso(NOW)).counts()
     report = sweep(svc.db, RetentionConfig(transcript_retention_days=365), now=to_iso(NOW))
     assert report.counts()["transcripts"] == 1 and q(svc, "SELECT count(*) FROM session_transcripts")[0][0] == 0
+
+
+def test_scrub_finds_a_memory_however_a_json_transcript_escaped_it():
+    for content in ('The deploy alias is called "ship-it" in the ops repo',
+                    "Ana’s café order is a flat white with oat milk",
+                    r"The tools live in C:\tools\bin on the build box"):
+        transcript = json.dumps({"role": "user", "content": f"note: {content}\nthanks"}) + "\n" + \
+            json.dumps({"role": "user", "content": content}, ensure_ascii=False)
+        cleaned, n = scrub(transcript, [content])
+        assert n == 2 and cleaned.count("[forgotten]") == 2, content

@@ -224,3 +224,76 @@ def test_wrapper_removal_stays_linear_on_unclosed_tags():
     assert len(parsed) == 300 and parsed[0].text.endswith("[...]")
     assert turns(json.dumps([{"role": "user", "content": "a<system-reminder>b</system-reminder>c<system-reminder>d"}])) \
         == [Turn("User", "ac<system-reminder>d")]
+
+
+def _turns(*texts: str) -> str:
+    return "\n".join(_line("user", "user", t) for t in texts)
+
+
+def test_a_grown_transcript_is_summarized_from_where_the_last_summary_stopped(client, svc):
+    first = _turns("Ana keeps the signing keys in the hardware vault.")
+    _end(client, "s-8", first)
+    (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
+    assert client.delete(f"/api/memory/{report.memory_ids[0]}", params={"reason": "wrong"}).status_code == 200
+    # The session resumes and ends again: only the new turn is read; the forgotten summary stays gone.
+    _end(client, "s-8", _turns("Ana keeps the signing keys in the hardware vault.", "The release train leaves on Fridays."))
+    (again,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
+    assert again.turns == 1 and len(again.memory_ids) == 1
+    assert client.get(f"/api/memory/{again.memory_ids[0]}").json()["content"] == "The release train leaves on Fridays."
+    # A rewritten transcript (its first turn changed) is read from the start.
+    _end(client, "s-8", _turns("Bob keeps the signing keys now.", "The release train leaves on Fridays."))
+    (rewritten,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
+    assert rewritten.turns == 2
+
+
+def test_a_session_end_during_a_running_summary_queues_the_next_one(client, svc):
+    first = _end(client, "s-9", _turns("The VPN config lives in the ops repository."))
+    queue = JobQueue(svc.db)
+    (leased,) = queue.lease([SESSION_SUMMARY])  # a run has started on the first transcript
+    second = _end(client, "s-9", _turns("The VPN config lives in the ops repository.", "Ana rotates the VPN keys."))
+    assert second["queued"] is True and second["jobId"] != first["jobId"] == leased["id"]
+    third = _end(client, "s-9", _turns("The VPN config lives in the ops repository.", "Ana rotates the VPN keys.",
+                                       "Keys rotate monthly."))
+    assert third["jobId"] == second["jobId"]  # still pending: it will read the newest transcript
+
+
+def test_a_lost_lease_writes_nothing_and_leaves_the_job_to_its_new_holder(client, svc):
+    _end(client, "s-10", _turns("Turn one: " + "details " * 1200, "Turn two: " + "details " * 1200))
+
+    def reaped_meanwhile(path, body):  # another worker reaps and re-leases the job while we wait on the model
+        with svc.db.write() as conn:
+            conn.execute("UPDATE memory_jobs SET leased_at = '2099-01-01T00:00:00.000Z'")
+        return _openai(["The team reviews the details every Monday morning."])(path, body)
+
+    with FakeServer(reaped_meanwhile) as server:
+        batch = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
+    assert batch.reports == [] and "lease" in batch.failed[0]
+    assert job_store.counts_by_type(svc.db.reader())[SESSION_SUMMARY] == {"leased": 1}
+    assert client.get("/api/memories", params={"type": "session_summary"}).json()["memories"] == []
+
+
+def test_bad_input_fails_its_job_cleanly_and_the_batch_goes_on(client, svc):
+    client.post("/api/hooks/session-start", json={"harness": "h", "sessionKey": "s-11", "project": "p" * 600})
+    long_project = _end(client, "s-11", "user: The staging cluster runs Kubernetes 1.29.", cwd="/" + "c" * 600)
+    nested = _end(client, "s-12", "[" * 100_000 + "]" * 100_000)
+    plain = _end(client, "s-13", "user: The backups run at 02:00 UTC every night.")
+    assert all(r["queued"] for r in (long_project, nested, plain))
+    batch = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10)
+    assert not batch.failed and len(batch.reports) == 3
+    assert job_store.counts_by_type(svc.db.reader())[SESSION_SUMMARY] == {"completed": 3}
+    too_long = client.post("/api/hooks/session-end", json={"harness": "h", "sessionKey": "s-14", "project": "p" * 501})
+    assert too_long.status_code == 422
+
+
+def test_transcript_ownership_and_job_status_stay_with_the_agent(client, svc):
+    mine = _end(client, "s-15", "user: Ana keeps the vault keys.", agentId="ana")
+    stolen = _end(client, "s-15", "user: Bob was here.", agentId="bob")
+    assert mine["transcriptSaved"] is True and stolen["transcriptSaved"] is False and stolen["queued"] is False
+    # remember's transcript never replaces session-end's (spec: insert or ignore)
+    client.post("/api/memory/remember", json={"content": "Ana keeps the vault keys safe", "agentId": "ana",
+                                              "sourceId": "s-15", "transcript": "partial"})
+    assert recall(client, "vault keys", agentId="ana", expand=True)["results"][0]["transcript"] == \
+        "user: Ana keeps the vault keys."
+    job = f"/api/memory/jobs/{mine['jobId']}"
+    assert client.get(job, params={"agentId": "ana"}).status_code == 200
+    assert client.get(job, params={"agentId": "bob"}).json()["error"]["code"] == "not_found"

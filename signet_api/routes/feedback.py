@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
-from signet_api.deps import actor, reading_agent, service
+from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.memory import agent_feedback
 from signet_pipeline.memory.feedback_models import FeedbackRequest
 from signet_pipeline.memory.remember import Actor
@@ -20,4 +20,5 @@ def feedback_route(request: Request, body: FeedbackRequest, svc: Annotated[Memor
                    who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
     if body.session_id is None and request.headers.get("x-signet-session-key"):
         body.session_id = request.headers["x-signet-session-key"][:200]
-    return agent_feedback.record(svc, body, actor=who, agent_id=reading_agent(request, body.agent_id))
+    return agent_feedback.record(svc, body, actor=who, agent_id=reading_agent(request, body.agent_id),
+                                 project_scope=project_scope(request))

@@ -92,8 +92,9 @@ def list_route(request: Request, svc: Service,
 
 
 @router.get("/api/memory/jobs/{job_id}", summary="Status of a pipeline job")
-def job_route(job_id: Annotated[int, Path(ge=1, le=2**63 - 1)], svc: Service) -> dict[str, Any]:
-    return reads.get_job(svc, job_id)
+def job_route(request: Request, job_id: Annotated[int, Path(ge=1, le=2**63 - 1)], svc: Service,
+              agentId: str | None = None) -> dict[str, Any]:
+    return reads.get_job(svc, job_id, agent_id=reading_agent(request, agentId))
 
 
 @router.get("/api/memory/{memory_id}", summary="One memory by id")

@@ -16,16 +16,19 @@ from signet_pipeline.store import memories as mem_store
 from signet_pipeline.timeutil import now_iso
 
 
-def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: str) -> dict[str, Any]:
-    """One memory: stored if the agent can see the (live) memory, else 404, so feedback cannot
-    probe for memories the caller may not read. Ratings: the visible ones are recorded, the rest
-    counted as ignored (the same answer for unknown and unreadable ids)."""
+def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: str,
+           project_scope: str | None = None) -> dict[str, Any]:
+    """One memory: stored if the agent can see the (live) memory — within the token's project, if
+    it is scoped to one — else 404, so feedback cannot probe for memories the caller may not
+    read. Ratings: the visible ones are recorded, the rest counted as ignored (the same answer for
+    unknown and unreadable ids)."""
     items = req.items()
     ids: list[int] = []
     with svc.db.write() as conn:
         now = now_iso()
         for memory_id, feedback_type, score in items:
-            if not visible(conn, mem_store.get(conn, memory_id), agent_id):
+            row = mem_store.get(conn, memory_id)
+            if not visible(conn, row, agent_id) or (project_scope is not None and row["project"] != project_scope):
                 if req.ratings is None:
                     raise NotFound(f"memory {memory_id} not found")
                 continue

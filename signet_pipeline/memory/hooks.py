@@ -20,7 +20,7 @@ from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.memory import checkpoints
 from signet_pipeline.memory.aspect_feedback import apply_session_feedback
 from signet_pipeline.memory.graph_recall import traverse
-from signet_pipeline.memory.models import MAX_TRANSCRIPT_CHARS, RecallRequest
+from signet_pipeline.memory.models import MAX_PROJECT_CHARS, MAX_TRANSCRIPT_CHARS, RecallRequest, Visibility
 from signet_pipeline.memory.recall import recall
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline.queue import SESSION_SUMMARY
@@ -69,7 +69,8 @@ class SessionStartRequest(_HookRequest):
 
 
 class SessionEndRequest(_HookRequest):
-    project: str | None = Field(None, max_length=1000)
+    project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
+    visibility: Visibility = "global"  # of the session's summary memories
     session_id: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sessionId", "session_id"))
     reason: str | None = Field(None, max_length=500)
     cwd: str | None = None
@@ -197,20 +198,24 @@ def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool 
     now = now_iso()
     feedback, job_id = None, None
     pipeline = svc.settings.pipeline
+    kept = False
     with svc.db.write() as conn:  # ending and feedback commit together: feedback runs exactly once
         if transcript:
-            project = req.project or sessions_store.project_of(conn, key) or req.cwd
+            # The session's project: as sent, as named at session-start, else its working directory.
+            project = next((p for p in (req.project, sessions_store.project_of(conn, key), req.cwd)
+                            if p and len(p) <= MAX_PROJECT_CHARS), None)
             saved = sessions_store.save_transcript(conn, session_key=key, content=transcript, harness=harness,
                                                    project=project, agent_id=req.agent_id, now=now)
+            kept = saved or key in sessions_store.transcripts(conn, [key], req.agent_id)
             if saved and pipeline.enabled:
                 job_id, _ = job_store.enqueue(conn, job_type=SESSION_SUMMARY, session_key=key, now=now,
                                               max_attempts=pipeline.worker.max_retries,
                                               payload={"agent_id": req.agent_id, "harness": harness,
-                                                       "project": project})
+                                                       "project": project, "visibility": req.visibility})
         if sessions_store.end(conn, session_key=key, agent_id=req.agent_id, harness=harness, reason=req.reason,
                               now=now):
             feedback = apply_session_feedback(svc.db, session_key=key, agent_id=req.agent_id,
                                               cfg=pipeline.feedback, now=now).as_dict()
     checkpoints.checkpoint(svc, session_key=key, agent_id=req.agent_id, trigger="session_end", harness=harness)
-    return SessionEndResult(memoriesSaved=0, sessionKey=key, transcriptSaved=bool(transcript),
+    return SessionEndResult(memoriesSaved=0, sessionKey=key, transcriptSaved=kept,
                             queued=job_id is not None, jobId=job_id, feedback=feedback)

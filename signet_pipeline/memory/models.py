@@ -11,6 +11,7 @@ from signet_pipeline.timeutil import normalize_iso
 
 MAX_CONTENT_CHARS = 100_000
 MAX_TRANSCRIPT_CHARS = 20 * 1024 * 1024
+MAX_PROJECT_CHARS = 500
 TYPE_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
 Visibility = Literal["global", "private"]
 
@@ -50,7 +51,7 @@ class RememberRequest(_Request):
     importance: float | None = Field(None, ge=0.0, le=1.0)
     tags: list[str] | None = None
     who: str | None = Field(None, max_length=200)
-    project: str | None = Field(None, max_length=500)
+    project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
     pinned: bool | None = None
     source_type: str | None = Field(None, max_length=100, validation_alias=AliasChoices("sourceType", "source_type"))
     source_id: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sourceId", "source_id"))

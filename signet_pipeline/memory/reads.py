@@ -15,6 +15,7 @@ from signet_pipeline.memory.recall import vector_candidates
 from signet_pipeline.memory.content import tags_text
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import agents as agents_store
+from signet_pipeline.store import documents as documents_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import jobs as job_store
@@ -146,9 +147,11 @@ def distinct_who(svc: MemoryService, agent_id: str) -> list[str]:
     return mem_store.distinct_who(svc.db.reader(), MemoryFilter(agent_id=agent_id))
 
 
-def get_job(svc: MemoryService, job_id: int) -> dict[str, Any]:
-    job = job_store.get(svc.db.reader(), job_id)
-    if job is None:
+def get_job(svc: MemoryService, job_id: int, *, agent_id: str = "default") -> dict[str, Any]:
+    """A job the agent may see: one about a memory or document it can read, or its own session."""
+    conn = svc.db.reader()
+    job = job_store.get(conn, job_id)
+    if job is None or not _job_visible(conn, job, agent_id):
         raise NotFound(f"job {job_id} not found")
     return {
         "id": job["id"], "jobType": job["job_type"], "status": job["status"], "memoryId": job["memory_id"],
@@ -157,6 +160,17 @@ def get_job(svc: MemoryService, job_id: int) -> dict[str, Any]:
         "createdAt": job["created_at"], "updatedAt": job["updated_at"],
         "leasedAt": job["leased_at"], "completedAt": job["completed_at"], "failedAt": job["failed_at"],
     }
+
+
+def _job_visible(conn: apsw.Connection, job: Row, agent_id: str) -> bool:
+    if job["memory_id"]:
+        return visible(conn, mem_store.get(conn, job["memory_id"], include_deleted=True), agent_id)
+    if job["document_id"]:
+        return visible(conn, documents_store.get(conn, job["document_id"]), agent_id)
+    if job["session_key"]:
+        payload = json.loads(job["payload"] or "{}")
+        return isinstance(payload, dict) and payload.get("agent_id", "default") == agent_id
+    return True  # entity jobs: pipeline bookkeeping that names no one's content
 
 
 def _counts(result: str | None) -> dict[str, Any] | None:

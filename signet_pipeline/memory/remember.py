@@ -159,8 +159,8 @@ def _keep_transcripts(svc: MemoryService, reqs: list[RememberRequest]) -> None:
     with svc.db.write() as conn:
         now = now_iso()
         for req in kept:
-            sessions_store.save_transcript(conn, session_key=req.source_id, content=req.transcript, harness=req.who,
-                                           project=req.project, agent_id=req.agent_id, now=now)
+            sessions_store.add_transcript(conn, session_key=req.source_id, content=req.transcript,
+                                          project=req.project, agent_id=req.agent_id, now=now)
 
 
 def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor, pipeline_jobs: bool) -> list[RememberResult]:

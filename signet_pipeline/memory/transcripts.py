@@ -10,6 +10,7 @@ parse as such a transcript is taken as plain text, never rejected.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -83,7 +84,7 @@ def _events(raw: str) -> list[Any] | None:
         try:
             data = json.loads(stripped)
             return data if isinstance(data, list) else None
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: hostile nesting
             return None
     events, bad = [], 0
     for line in stripped.splitlines():
@@ -91,7 +92,7 @@ def _events(raw: str) -> list[Any] | None:
             continue
         try:
             events.append(json.loads(line))
-        except ValueError:
+        except (ValueError, RecursionError):
             bad += 1
     # A text with a stray JSON-looking line is still text; a JSONL file with a torn last line is JSONL.
     return events if events and bad <= max(1, len(events) // 10) and all(isinstance(e, dict) for e in events) else None
@@ -104,6 +105,14 @@ def turns(raw: str) -> list[Turn]:
         text = raw.strip()
         return [Turn("", text)] if text else []
     return [t for t in (_turn(e) for e in events) if t is not None]
+
+
+def digest(conversation: list[Turn]) -> str:
+    """What a summary covered: a transcript whose first turns still hash to this only grew."""
+    h = hashlib.sha256()
+    for turn in conversation:
+        h.update(render(turn).encode("utf-8", "surrogatepass") + b"\x00")
+    return h.hexdigest()
 
 
 def render(turn: Turn) -> str:
@@ -163,8 +172,10 @@ def scrub(transcript: str, contents: list[str]) -> tuple[str, int]:
     """The transcript with every verbatim occurrence of these memory texts replaced by FORGOTTEN
     (whitespace and JSON newline escapes between words may differ); returns (text, occurrences).
     What a memory paraphrased stays: only its own words can be found."""
-    words = sorted({" ".join(c.split()) for c in contents if len(c.strip()) >= SCRUB_MIN_CHARS}, key=len, reverse=True)
-    if not words:
+    texts = {" ".join(c.split()) for c in contents if len(c.strip()) >= SCRUB_MIN_CHARS}
+    # As written, and as a JSON string holds it (quotes, backslashes, non-ASCII escaped or not).
+    forms = texts | {json.dumps(t, ensure_ascii=a)[1:-1] for t in texts for a in (True, False)}
+    if not forms:
         return transcript, 0
-    pattern = re.compile("|".join(_GAP.join(re.escape(w) for w in text.split()) for text in words), re.IGNORECASE)
-    return pattern.subn(FORGOTTEN, transcript)
+    alternatives = ("|".join(_GAP.join(re.escape(w) for w in form.split()) for form in sorted(forms, key=len, reverse=True)))
+    return re.compile(alternatives, re.IGNORECASE).subn(FORGOTTEN, transcript)

@@ -9,6 +9,7 @@ return to pending after the lease timeout.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -27,6 +28,11 @@ SESSION_SUMMARY = "session_summary"
 JOB_TYPES = (EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, DOCUMENT_INGEST, SESSION_SUMMARY)
 
 BASE_DELAY_S = 1.0
+
+
+class LeaseLost(Exception):
+    """A long job's lease expired and was reaped: another worker may hold the job now, so this
+    one must neither write nor complete it."""
 
 
 def enqueue_for_new_memory(conn: apsw.Connection, pipeline: PipelineV2Config, *, memory_id: str, now: str,
@@ -75,6 +81,20 @@ class JobQueue:
 
     def due(self, job_type: str, limit: int = 1000) -> list[Row]:
         return job_store.due(self._db.reader(), job_type=job_type, now=now_iso(), limit=limit)
+
+    def keeper(self, job: Row) -> Callable[[], None]:
+        """A heartbeat for a job that may outlast its lease: each call extends the lease, or raises
+        LeaseLost when it was reaped meanwhile."""
+        held = {"leased_at": job["leased_at"]}
+
+        def renew() -> None:
+            now = now_iso()
+            with self._db.write() as conn:
+                if not job_store.renew(conn, job["id"], leased_at=held["leased_at"], now=now):
+                    raise LeaseLost(f"job {job['id']}: lease expired and was reaped")
+            held["leased_at"] = now
+
+        return renew
 
     def complete(self, job_id: int, result: dict[str, Any] | None = None) -> bool:
         with self._db.write() as conn:

@@ -1,10 +1,12 @@
-"""Running a batch of queue jobs whose work is one provider call each (structural classification,
-hints, document ingest): lease, do each job (on a small thread pool when `concurrency` > 1: HTTP calls overlap),
-complete it with its report or fail it (retry with backoff, dead at max attempts), and write the
-provider outcomes for the diagnostics once, after every call."""
+"""Running a batch of queue jobs whose work is provider calls (structural classification, hints,
+document ingest, session summaries): lease, do each job (on a small thread pool when `concurrency`
+> 1: HTTP calls overlap), complete it with its report or fail it (retry with backoff, dead at max
+attempts), and write the provider outcomes for the diagnostics once, after every call. Long jobs
+are leased one at a time (`lease_each`), so a job's lease clock starts when its work does."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -13,10 +15,11 @@ from typing import Any, Generic, TypeVar
 
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.pipeline.provider_health import ProviderCalls
-from signet_pipeline.pipeline.queue import JobQueue
+from signet_pipeline.pipeline.queue import JobQueue, LeaseLost
 from signet_pipeline.store.db import Database, Row
 
 R = TypeVar("R")
+log = logging.getLogger("signet.pipeline")
 
 
 @dataclass
@@ -29,10 +32,12 @@ class JobBatch(Generic[R]):
 
 def run_queue_jobs(db: Database, queue: JobQueue, provider: tuple[str, str], job_type: str, *, limit: int,
                    ids: list[int] | None, work: Callable[[Row], R], result: Callable[[R], dict[str, Any]], target: str,
-                   concurrency: int = 1) -> JobBatch[R]:
-    """`work(job)` makes the provider call (raising ProviderError to retry the job); `result(report)`
+                   concurrency: int = 1, lease_each: bool = False) -> JobBatch[R]:
+    """`work(job)` makes the provider calls (raising ProviderError to retry the job); `result(report)`
     is stored on the completed job; `target` names the job's column shown in failures; `provider`
-    (name, model) is what the outcomes are recorded under."""
+    (name, model) is what the outcomes are recorded under. Any other exception fails the job too
+    (with its type in the error), so one bad job neither strands its batch nor sits leased;
+    LeaseLost leaves the job to whoever holds it now."""
     batch: JobBatch[R] = JobBatch()
     calls = ProviderCalls()
 
@@ -40,15 +45,29 @@ def run_queue_jobs(db: Database, queue: JobQueue, provider: tuple[str, str], job
         started = time.perf_counter()
         try:
             report, _ = calls.call(work, job)
-        except ProviderError as exc:
+        except LeaseLost as exc:
             batch.failed.append(f"{job[target]}: {exc}")
-            batch.dead += queue.fail(job, str(exc)) == "dead"
+            return
+        except Exception as exc:  # noqa: BLE001 - provider errors retry; anything else is recorded, not raised
+            if not isinstance(exc, ProviderError):
+                log.exception("%s job %s failed", job_type, job["id"])
+            error = str(exc) if isinstance(exc, ProviderError) else f"{type(exc).__name__}: {exc}"
+            batch.failed.append(f"{job[target]}: {error}")
+            batch.dead += queue.fail(job, error) == "dead"
             return
         finally:
             batch.llm_ms.append((time.perf_counter() - started) * 1000)
         batch.reports.append(report)
         queue.complete(job["id"], result(report))
 
+    if lease_each:
+        for _ in range(limit):
+            leased = queue.lease([job_type], limit=1, ids=ids)
+            if not leased:
+                break
+            one(leased[0])
+        calls.flush(db, provider=provider[0], model=provider[1])
+        return batch
     jobs = queue.lease([job_type], limit=limit, ids=ids)
     if concurrency > 1 and len(jobs) > 1:
         with ThreadPoolExecutor(min(concurrency, len(jobs))) as pool:

@@ -25,7 +25,7 @@ from typing import Any
 import apsw
 
 from signet_pipeline.config_sections import RetentionConfig
-from signet_pipeline.memory.transcripts import scrub
+from signet_pipeline.memory.transcripts import digest, scrub, turns
 from signet_pipeline.store import checkpoints as checkpoint_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import graph as graph_store
@@ -84,9 +84,18 @@ def _scrub_transcripts(conn: apsw.Connection, purged: list[Any]) -> int:
     for (key, agent), transcript in sessions_store.transcripts_of(conn, list(texts)).items():
         cleaned, n = scrub(transcript, texts[(key, agent)])
         if n:
-            sessions_store.replace_transcript(conn, key, cleaned)
+            sessions_store.replace_transcript(conn, key, cleaned, _summarized_hash(conn, key, agent, transcript, cleaned))
             removed += n
     return removed
+
+
+def _summarized_hash(conn: apsw.Connection, key: str, agent: str, before: str, after: str) -> str | None:
+    """The summarized part's hash after the edit, when the summary covered the transcript as it was."""
+    done, done_digest = sessions_store.summary_progress(conn, key, agent)
+    old = turns(before)
+    if not done or done > len(old) or digest(old[:done]) != done_digest:
+        return None
+    return digest(turns(after)[:done])
 
 
 def sweep(db: Database, cfg: RetentionConfig, *, now: str | None = None) -> RetentionReport:

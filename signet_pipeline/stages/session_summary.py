@@ -10,22 +10,27 @@ prompt, deduplicated, at most MAX_STATEMENTS per window); secrets are masked on 
 then each window's statements become one `session_summary` memory in one remember_many call
 (source_type session_end, source_id = the session key, so recall `expand` brings the transcript
 back). Those memories go through extraction like any other: facts, decisions, the graph.
+
+A transcript that only grew since its last summary (its first turns hash the same) is summarized
+from where that one stopped, so a resumed session adds what is new and a summary the agent
+forgot does not come back; a rewritten transcript is summarized from the start.
 """
 
 from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 from typing import Any
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from signet_pipeline.memory.checkpoints import redact
-from signet_pipeline.memory.models import RememberRequest
+from signet_pipeline.memory.models import RememberRequest, Visibility
 from signet_pipeline.memory.prompt_hooks import SUMMARY_TYPE
 from signet_pipeline.memory.remember import Actor, remember_many
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.memory.transcripts import turns, windows
+from signet_pipeline.memory.transcripts import digest, turns, windows
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
 from signet_pipeline.store import sessions as sessions_store
@@ -55,8 +60,18 @@ Conversation:
 """
 
 
+class SummaryPayload(BaseModel):
+    """What session-end puts on the job (read back leniently: older or hand-made jobs lack fields)."""
+
+    agent_id: str = "default"
+    harness: str | None = Field(None, max_length=200)
+    project: str | None = Field(None, max_length=500)
+    visibility: Visibility = "global"
+
+
 class SessionSummaryReport(BaseModel):
     session_key: str
+    turns: int = 0  # new turns read this time (the part summarized before is skipped)
     windows: int = 0
     windows_dropped: int = 0  # earliest windows beyond MAX_WINDOWS
     statements: int = 0
@@ -107,39 +122,56 @@ def _statements(llm: Llm, window: str, *, part: int, parts: int, where: str,
     return parse_statements(reply)
 
 
-def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: dict[str, Any], *,
-                      timeout: float | None = None) -> SessionSummaryReport:
-    """Raises ProviderError when the provider fails (the job retries; nothing was written)."""
+def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: SummaryPayload, *,
+                      timeout: float | None = None, heartbeat: Callable[[], None] | None = None) -> SessionSummaryReport:
+    """Raises ProviderError when the provider fails (the job retries; nothing was written).
+    `heartbeat` is called before each window and before writing: it extends the job's lease, or
+    raises when the lease was lost (then nothing is written either)."""
     started = time.perf_counter()
     report = SessionSummaryReport(session_key=session_key)
-    agent_id = payload.get("agent_id") or "default"
-    transcript = sessions_store.transcripts(svc.db.reader(), [session_key], agent_id).get(session_key)
+    agent_id = payload.agent_id
+    reader = svc.db.reader()
+    transcript = sessions_store.transcripts(reader, [session_key], agent_id).get(session_key)
     if not transcript:
         report.skipped = "transcript no longer stored"
         return report
-    parts = windows(turns(transcript), WINDOW_CHARS)
+    conversation = turns(transcript)
+    done, done_digest = sessions_store.summary_progress(reader, session_key, agent_id)
+    start = done if 0 < done <= len(conversation) and digest(conversation[:done]) == done_digest else 0
+    report.turns = len(conversation) - start
+    parts = windows(conversation[start:], WINDOW_CHARS)
+    if not parts:
+        report.skipped = "nothing new since the last summary"
+        return report
     if len(parts) > MAX_WINDOWS:
         report.windows_dropped = len(parts) - MAX_WINDOWS
         report.warnings.append(f"long session: the first {report.windows_dropped} of {len(parts)} windows skipped")
         parts = parts[-MAX_WINDOWS:]
     report.windows = len(parts)
-    harness, project = payload.get("harness"), payload.get("project")
-    where = "".join([f" in {harness}" if harness else "", f" (project {project})" if project else ""])
+    where = "".join([f" in {payload.harness}" if payload.harness else "",
+                     f" (project {payload.project})" if payload.project else ""])
     summaries: list[str] = []
     for index, window in enumerate(parts, start=1):
+        if heartbeat:
+            heartbeat()
         # Secrets pasted into a session reach neither the model nor a memory (checkpoint redaction).
-        statements, warnings = _statements(llm, redact(window), part=index, parts=len(parts), where=where, timeout=timeout)
+        statements, warnings = _statements(llm, redact(window), part=index, parts=len(parts), where=where,
+                                           timeout=timeout)
         report.warnings.extend(f"window {index}: {w}" for w in warnings)
         report.statements += len(statements)
         if statements:  # stored content is whitespace-normalized: sentences keep the statements apart
             summaries.append(redact(" ".join(t if t[-1] in ".!?" else t + "." for t in statements)))
+    if heartbeat:
+        heartbeat()
     if summaries:  # all provider calls are done: one batch of short writes
         results = remember_many(svc, [
-            RememberRequest(content=text, type=SUMMARY_TYPE, who=harness, project=project, agentId=agent_id,
-                            sourceType=SOURCE_TYPE, sourceId=session_key, sessionId=session_key,
-                            visibility=payload.get("visibility") or "global")
+            RememberRequest(content=text, type=SUMMARY_TYPE, who=payload.harness, project=payload.project,
+                            agentId=agent_id, sourceType=SOURCE_TYPE, sourceId=session_key, sessionId=session_key,
+                            visibility=payload.visibility)
             for text in summaries], ACTOR)
         report.memory_ids = [r.id for r in results if not r.deduped]
         report.deduped = sum(r.deduped for r in results)
+    with svc.db.write() as conn:
+        sessions_store.mark_summarized(conn, session_key, agent_id, len(conversation), digest(conversation))
     report.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
     return report

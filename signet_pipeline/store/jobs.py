@@ -35,7 +35,7 @@ def enqueue(conn: apsw.Connection, *, job_type: str, now: str, memory_id: str | 
         conn,
         "SELECT id FROM memory_jobs WHERE job_type = ? AND status IN ('pending', 'leased') AND "
         "((? IS NOT NULL AND memory_id = ?) OR (? IS NOT NULL AND document_id = ?) OR (? IS NOT NULL AND entity_id = ?) "
-        "OR (? IS NOT NULL AND session_key = ?)) ORDER BY id LIMIT 1",
+        "OR (? IS NOT NULL AND session_key = ?)) ORDER BY status = 'pending' DESC, id LIMIT 1",
         (job_type, memory_id, memory_id, document_id, document_id, entity_id, entity_id, session_key, session_key),
     )
     return int(existing), False
@@ -70,6 +70,14 @@ def lease(conn: apsw.Connection, *, job_types: list[str], now: str, limit: int =
         {"now": now, "types": json.dumps(job_types), "limit": limit,
          "ids": json.dumps(ids) if ids is not None else None},
     )
+
+
+def renew(conn: apsw.Connection, job_id: int, *, leased_at: str, now: str) -> bool:
+    """Extend a lease the caller still holds: its leased_at unchanged since it leased or last
+    renewed (a reaped and re-leased job has a new one). False when the lease was lost."""
+    conn.execute("UPDATE memory_jobs SET leased_at = ?, updated_at = ? WHERE id = ? AND status = 'leased' "
+                 "AND leased_at = ?", (now, now, job_id, leased_at))
+    return conn.changes() > 0
 
 
 def complete(conn: apsw.Connection, job_id: int, *, now: str, result: dict[str, Any] | None = None) -> bool:

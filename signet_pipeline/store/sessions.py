@@ -6,7 +6,7 @@ import json
 
 import apsw
 
-from signet_pipeline.store.db import scalar
+from signet_pipeline.store.db import one, scalar
 
 FEEDBACK_COUNTERS = ("sessions_applied", "aspects_updated", "fts_confirmations", "decayed_aspects")
 
@@ -145,14 +145,35 @@ def record_given(conn: apsw.Connection, session_key: str, agent_id: str, epoch: 
 
 def save_transcript(conn: apsw.Connection, *, session_key: str, content: str, harness: str | None,
                     project: str | None, agent_id: str, now: str) -> bool:
-    """Store or replace the session's transcript; False when nothing changed (the same text again,
-    or the session belongs to another agent, who cannot overwrite it)."""
+    """Store or replace the session's transcript (session-end); False when nothing changed (the
+    same text again, or the session belongs to another agent, who cannot overwrite it)."""
     return bool(list(conn.execute(
-        "INSERT INTO session_transcripts(session_key, content, harness, project, agent_id, created_at) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET content = excluded.content, "
-        "harness = excluded.harness, project = coalesce(excluded.project, session_transcripts.project) "
+        "INSERT INTO session_transcripts(session_key, content, harness, project, agent_id, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET content = excluded.content, "
+        "harness = excluded.harness, project = coalesce(excluded.project, session_transcripts.project), "
+        "updated_at = excluded.updated_at "
         "WHERE session_transcripts.agent_id = excluded.agent_id AND session_transcripts.content != excluded.content "
-        "RETURNING 1", (session_key, content, harness, project, agent_id, now))))
+        "RETURNING 1", (session_key, content, harness, project, agent_id, now, now))))
+
+
+def add_transcript(conn: apsw.Connection, *, session_key: str, content: str, project: str | None, agent_id: str,
+                   now: str) -> None:
+    """A transcript sent along with a memory: kept only when the session has none yet (spec:
+    INSERT OR IGNORE; session-end's full transcript is never replaced by a connector's part)."""
+    conn.execute("INSERT INTO session_transcripts(session_key, content, project, agent_id, created_at, updated_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO NOTHING",
+                 (session_key, content, project, agent_id, now, now))
+
+
+def summary_progress(conn: apsw.Connection, session_key: str, agent_id: str) -> tuple[int, str | None]:
+    found = one(conn, "SELECT summarized_turns, summarized_hash FROM session_transcripts WHERE session_key = ? "
+                      "AND agent_id = ?", (session_key, agent_id))
+    return (found["summarized_turns"], found["summarized_hash"]) if found else (0, None)
+
+
+def mark_summarized(conn: apsw.Connection, session_key: str, agent_id: str, turns: int, digest: str) -> None:
+    conn.execute("UPDATE session_transcripts SET summarized_turns = ?, summarized_hash = ? WHERE session_key = ? "
+                 "AND agent_id = ?", (turns, digest, session_key, agent_id))
 
 
 def project_of(conn: apsw.Connection, session_key: str) -> str | None:
@@ -175,15 +196,21 @@ def transcripts_of(conn: apsw.Connection, pairs: list[tuple[str, str]]) -> dict[
     return {(key, agent): content for key, agent, content in found}
 
 
-def replace_transcript(conn: apsw.Connection, session_key: str, content: str) -> None:
-    conn.execute("UPDATE session_transcripts SET content = ? WHERE session_key = ?", (content, session_key))
+def replace_transcript(conn: apsw.Connection, session_key: str, content: str, summarized_hash: str | None) -> None:
+    """Forgetting's edit, with the summarized part's new hash (its turns stay, minus the words), so
+    the next summary still starts where the last one stopped."""
+    conn.execute("UPDATE session_transcripts SET content = ?, summarized_hash = coalesce(?, summarized_hash) "
+                 "WHERE session_key = ?", (content, summarized_hash, session_key))
 
 
 def purge_transcripts_before(conn: apsw.Connection, before: str, limit: int) -> int:
-    """Transcripts stored before the cutoff, at most `limit` (only with retention.transcriptRetentionDays)."""
+    """Transcripts unchanged since before the cutoff, at most `limit` (only with
+    retention.transcriptRetentionDays); a session whose summary is still queued keeps its transcript."""
     return len(list(conn.execute(
-        "DELETE FROM session_transcripts WHERE session_key IN (SELECT session_key FROM session_transcripts "
-        "WHERE created_at < ? ORDER BY created_at LIMIT ?) RETURNING 1", (before, limit))))
+        "DELETE FROM session_transcripts WHERE session_key IN (SELECT t.session_key FROM session_transcripts t "
+        "WHERE coalesce(t.updated_at, t.created_at) < ? AND NOT EXISTS (SELECT 1 FROM memory_jobs j WHERE "
+        "j.session_key = t.session_key AND j.status IN ('pending', 'leased')) "
+        "ORDER BY coalesce(t.updated_at, t.created_at) LIMIT ?) RETURNING 1", (before, limit))))
 
 
 def purge_ledger_before(conn: apsw.Connection, before: str, limit: int) -> int:
