@@ -8,6 +8,7 @@ from fastapi import Request
 
 from signet_pipeline.auth.tokens import TokenClaims
 from signet_pipeline.memory.remember import Actor
+from signet_pipeline.memory.session_context import session_agent
 from signet_pipeline.memory.service import MemoryService
 
 
@@ -38,13 +39,20 @@ def actor(request: Request) -> Actor:
 def reading_agent(request: Request, agent_id: str | None = None) -> str:
     """The agent a request acts as: a token scoped to an agent decides (whatever the body or the
     query says), an agent or readonly token without one acts as its subject; operators, admins and
-    trusted local callers act as the requested agent, the x-signet-agent-id header, or `default`."""
+    trusted local callers act as the requested agent (`agentId` or `agent_id`), the
+    x-signet-agent-id header, the agent of the x-signet-session-key's session (spec), or `default`."""
     claims = _claims(request)
     if claims is not None and claims.scope.agent:
         return claims.scope.agent
     if claims is not None and claims.role in ("agent", "readonly"):
         return claims.sub  # an agent token without an agent scope acts as its subject, never as anyone asked
-    return agent_id or request.headers.get("x-signet-agent-id") or "default"
+    return (agent_id or request.query_params.get("agent_id") or request.headers.get("x-signet-agent-id")
+            or _session_agent(request) or "default")
+
+
+def _session_agent(request: Request) -> str | None:
+    key = request.headers.get("x-signet-session-key")
+    return session_agent(service(request), key) if key else None
 
 
 def changed_by(request: Request, requested: str | None) -> str | None:

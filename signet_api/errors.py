@@ -1,4 +1,8 @@
-"""The one place that maps errors to HTTP: `{"error": {"code", "message"}}` with a stable code."""
+"""The one place that maps errors to HTTP: `{"error": {"code", "message"}}` with a stable code.
+
+The harness hooks (/api/hooks/*) answer in the shape their clients print (wire-contract: they read
+`error` as text): `{"error": message, "code": code}`, and a body that fails validation is a 400
+there, as in the reference."""
 
 from __future__ import annotations
 
@@ -18,8 +22,21 @@ _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "
                405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type"}
 
 
+HOOKS_PREFIX = "/api/hooks/"
+
+
 def error_body(code: str, message: str, **extra) -> dict:
     return {"error": {"code": code, "message": message, **extra}}
+
+
+def _response(request: Request, code: str, message: str, status: int, headers: dict | None = None,
+              extra: dict | None = None) -> JSONResponse:
+    """`extra`: the error's details (a dict, not keywords: details may hold a `status` field)."""
+    if request.url.path.startswith(HOOKS_PREFIX):
+        body = {"error": message, "code": code, **(extra or {})}
+    else:
+        body = error_body(code, message, **(extra or {}))
+    return JSONResponse(body, status_code=status, headers=headers)
 
 
 def _location(loc: tuple) -> str:
@@ -44,23 +61,24 @@ def install_error_handlers(app: FastAPI) -> None:
             log.error("%s %s failed: %s", request.method, request.url.path, exc.message)
         retry = exc.details.get("retryAfterS")
         headers = {"Retry-After": str(retry)} if exc.status == 429 and retry is not None else None
-        return JSONResponse(error_body(exc.code, exc.message, **exc.details), status_code=exc.status, headers=headers)
+        return _response(request, exc.code, exc.message, exc.status, headers, exc.details)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        return JSONResponse(error_body("invalid_request", describe_validation(exc)), status_code=422)
+        status = 400 if request.url.path.startswith(HOOKS_PREFIX) else 422
+        return _response(request, "invalid_request", describe_validation(exc), status)
 
     @app.exception_handler(ValidationError)
     async def _invalid_model(request: Request, exc: ValidationError) -> JSONResponse:
         # Query parameters validated through a domain model inside a route.
-        return JSONResponse(error_body("invalid_request", describe_validation(exc)), status_code=422)
+        return _response(request, "invalid_request", describe_validation(exc), 422)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
-        return JSONResponse(error_body(code, str(exc.detail)), status_code=exc.status_code, headers=exc.headers)
+        return _response(request, code, str(exc.detail), exc.status_code, exc.headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:
         log.exception("unhandled error on %s %s", request.method, request.url.path)
-        return JSONResponse(error_body("internal_error", "internal server error"), status_code=500)
+        return _response(request, "internal_error", "internal server error", 500)

@@ -58,9 +58,22 @@ def test_forget_small_sets_need_no_token_and_ids_respect_visibility(client):
     mine = remember(client, "The old VPN host is vpn1.internal")
     theirs = remember(client, "Bo's VPN password hint is his cat", agentId="bo", visibility="private")
     body = {"mode": "execute", "ids": [mine["id"], theirs["id"]], "reason": "rotate"}
+    preview = client.post("/api/memory/forget", json={**body, "mode": "preview"}).json()
+    assert preview["count"] == 1 and preview["notFound"] == [theirs["id"]]
     done = client.post("/api/memory/forget", json=body).json()
-    assert (done["requested"], done["deleted"]) == (1, 1) and done["results"][0]["id"] == mine["id"]
+    # Another agent's private memory answers like an unknown id: not_found, and it is kept.
+    assert (done["requested"], done["deleted"]) == (2, 1)
+    assert {r["id"]: r["status"] for r in done["results"]} == {mine["id"]: "deleted", theirs["id"]: "not_found"}
     assert client.get(f"/api/memory/{theirs['id']}", headers={"x-signet-agent-id": "bo"}).status_code == 200
+
+
+def test_forget_by_ids_takes_every_listed_id_not_the_default_limit(client):
+    ids = [remember(client, f"Temporary build note number {i} for the cleanup")["id"] for i in range(24)]
+    preview = client.post("/api/memory/forget", json={"mode": "preview", "ids": ids}).json()
+    assert preview["count"] == 24 and "notFound" not in preview
+    done = client.post("/api/memory/forget", json={"mode": "execute", "ids": ids, "reason": "cleanup",
+                                                   "confirm_token": preview["confirmToken"]}).json()
+    assert (done["requested"], done["deleted"]) == (24, 24)
 
 
 def test_forget_by_query_and_bad_requests(client):

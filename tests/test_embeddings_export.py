@@ -53,10 +53,12 @@ def test_only_visible_memories_with_a_vector_of_the_configured_model(client, svc
 
 
 def test_bad_parameters_are_json_errors(client):
-    for params in ({"limit": 49}, {"limit": 5001}, {"offset": -1}, {"offset": 100_001}, {"vectors": "maybe"},
-                   {"limit": "many"}):
+    for params in ({"limit": 0}, {"offset": -1}, {"offset": 100_001}, {"vectors": "maybe"}, {"limit": "many"}):
         response = client.get("/api/embeddings", params=params)
         assert response.status_code == 422, params
         error = response.json()["error"]
         assert error["code"] == "invalid_request" and error["message"], params
     assert client.get("/api/embeddings", params={"limit": 5000, "offset": 100_000}).status_code == 200
+    # The spec's page range (50-5000): values outside it are clamped, not refused.
+    assert client.get("/api/embeddings", params={"limit": 9999}).json()["limit"] == 5000
+    assert client.get("/api/embeddings", params={"limit": 10}).json()["limit"] == 50

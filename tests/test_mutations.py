@@ -100,7 +100,7 @@ def test_delete_and_recover_round_trip(client):
     assert again.status_code == 409 and again.json()["error"]["code"] == "already_deleted"
     recovered = client.post(f"/api/memory/{memory['id']}/recover", json={"reason": "oops", "if_version": 2})
     assert recovered.status_code == 200 and recovered.json() == {
-        "id": memory["id"], "status": "recovered", "currentVersion": 2, "newVersion": 3, "retentionDays": 30.0}
+        "id": memory["id"], "status": "recovered", "currentVersion": 2, "newVersion": 3, "retentionDays": 30}
     assert recall(client, "Redis feature flags")["results"][0]["id"] == memory["id"]
     assert [e["event"] for e in history(client, memory["id"])] == ["created", "deleted", "recovered"]
     not_deleted = client.post(f"/api/memory/{memory['id']}/recover", json={"reason": "twice"})
@@ -117,8 +117,14 @@ def test_delete_refusals(client, svc):
     assert agent.status_code == 403 and agent.json()["error"]["code"] == "autonomous_force_denied"
     conflict = client.delete(f"/api/memory/{pinned['id']}", params={"reason": "x", "force": "true", "if_version": 9})
     assert conflict.status_code == 409 and conflict.json()["error"]["code"] == "version_conflict"
-    assert client.delete(f"/api/memory/{pinned['id']}", params={"reason": "x", "force": "true"}).status_code == 200
+    # Body and query combine field by field (the reference clients use either for each field).
+    mixed = client.request("DELETE", f"/api/memory/{pinned['id']}", params={"reason": "x"}, json={"force": True})
+    assert mixed.status_code == 200
     assert client.delete("/api/memory/nope", params={"reason": "x"}).status_code == 404
+    other = remember(client, "critical: Rotate the deploy keys quarterly")
+    body_reason = client.request("DELETE", f"/api/memory/{other['id']}", params={"force": "true"},
+                                 json={"reason": "rotated"})
+    assert body_reason.status_code == 200
 
 
 def test_recover_outside_the_window_or_over_a_live_twin(client, svc):

@@ -29,7 +29,7 @@ def test_user_prompt_submit_skips_trivial_prompts_and_needs_a_harness(client):
     remember(client, "ok fine")
     assert hook(client, "user-prompt-submit", harness="codex", userMessage="ok").json()["inject"] == ""
     missing = hook(client, "user-prompt-submit", userMessage="what do we know about staging?")
-    assert missing.status_code == 400 and missing.json()["error"]["code"] == "missing_harness"
+    assert missing.status_code == 400 and missing.json() == {"error": "harness is required", "code": "missing_harness"}
     off = client.post("/api/hooks/user-prompt-submit", json={"userMessage": "x y"}, headers={"x-signet-no-hooks": "1"})
     assert off.json() == {"inject": "", "memories": []}
 
@@ -43,7 +43,7 @@ def test_compaction_round_trip_keeps_the_summary(client):
     memory = client.get(f"/api/memory/{done['memoryId']}").json()
     assert (memory["type"], memory["who"], memory["project"]) == ("session_summary", "claude-code", "signet")
     empty = hook(client, "compaction-complete", harness="claude-code", summary="  ")
-    assert empty.status_code == 400 and empty.json()["error"]["code"] == "missing_summary"
+    assert empty.status_code == 400 and empty.json()["code"] == "missing_summary" and empty.json()["error"] == "summary is required"
 
 
 def test_harness_remember_and_recall(client):
@@ -67,3 +67,27 @@ def test_what_did_not_fit_the_budget_stays_available(make_service):
         first = hook(client, "user-prompt-submit", **body).json()["memories"]
         second = hook(client, "user-prompt-submit", **body).json()["memories"]
     assert len(first) == 1 and len(second) == 1 and {first[0]["id"], second[0]["id"]} == {a, b}
+
+
+def test_no_hooks_header_makes_every_hook_a_no_op(client):
+    off = {"x-signet-no-hooks": "1"}
+    remembered = client.post("/api/hooks/remember", json={"harness": "h", "content": "Spawned agents must not write"},
+                             headers=off)
+    assert remembered.json() == {"success": True, "memories": []}
+    recalled = client.post("/api/hooks/recall", json={"harness": "h", "query": "anything"}, headers=off).json()
+    assert recalled["results"] == [] and recalled["meta"]["noHits"] is True
+    compacting = client.post("/api/hooks/pre-compaction", json={"harness": "h", "sessionKey": "k"}, headers=off).json()
+    assert compacting == {"summaryPrompt": "", "guidelines": ""}
+    assert client.get("/api/memories").json()["memories"] == []
+    assert client.get("/api/checkpoints/k").json()["checkpoints"] == []
+
+
+def test_session_start_brings_back_where_the_last_session_left_off(client):
+    client.post("/api/hooks/compaction-complete", json={"harness": "h", "sessionKey": "old", "project": "/repo/a",
+                                                        "summary": "We migrated the billing tables; next: the API."})
+    client.post("/api/hooks/compaction-complete", json={"harness": "h", "sessionKey": "x", "project": "/repo/b",
+                                                        "summary": "Unrelated project work."})
+    started = client.post("/api/hooks/session-start", json={"harness": "h", "project": "/repo/a"}).json()
+    assert started["recentContext"] == "We migrated the billing tables; next: the API."
+    assert "recentContext" not in client.post("/api/hooks/session-start", json={"harness": "h", "project": "/c"}).json()
+    assert client.post("/api/memory/recall", json={"query": "zebra"}).json()["message"] == "No matching memories found."

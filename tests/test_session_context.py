@@ -85,3 +85,22 @@ def test_another_agent_cannot_overwrite_a_transcript_or_end_the_session(client):
     memory = remember(client, "Ana ships on Fridays", sessionId="own-1", agentId="ana")["id"]
     hit = recall(client, "Ana ships", agentId="ana", expand=True)["results"][0]
     assert hit["id"] == memory and hit["transcript"] == "ana's words"
+
+
+def test_get_search_takes_the_session_ledger_parameters_in_both_spellings(client):
+    target = remember(client, "The canary deploy runs in eu-west first")["id"]
+    first = client.get("/api/memory/search", params={"q": "canary deploy", "session_key": "g1"}).json()
+    assert [r["id"] for r in first["results"]] == [target]
+    assert client.get("/api/memory/search", params={"q": "canary deploy", "session_key": "g1"}).json()["results"] == []
+    again = client.get("/api/memory/search", params={"q": "canary deploy", "sessionKey": "g1",
+                                                     "include_recalled": "true"}).json()
+    assert again["results"][0]["already_recalled"] is True
+
+
+def test_a_session_key_alone_reads_as_the_sessions_agent(client):
+    private = remember(client, "Ana's scratch notes live in ~/notes", agentId="ana", visibility="private")["id"]
+    client.post("/api/hooks/session-start", json={"harness": "h", "sessionKey": "ana-1", "agentId": "ana"})
+    assert client.get(f"/api/memory/{private}").status_code == 404
+    assert client.get(f"/api/memory/{private}", headers={"x-signet-session-key": "ana-1"}).status_code == 200
+    assert client.get(f"/api/memory/{private}", params={"agent_id": "ana"}).status_code == 200
+    assert client.get(f"/api/memory/{private}", headers={"x-signet-session-key": "unknown"}).status_code == 404

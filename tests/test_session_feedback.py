@@ -67,7 +67,7 @@ def test_injection_stays_within_the_character_budget(make_service):
 def test_missing_harness_is_a_400_and_no_hooks_header_is_a_no_op(client, planted):
     response = client.post("/api/hooks/session-start", json={"sessionKey": "s"})
     assert response.status_code == 400
-    assert response.json()["error"]["code"] == "missing_harness"
+    assert response.json()["code"] == "missing_harness"
     assert client.post("/api/hooks/session-end", json={"sessionKey": "s"}).status_code == 400
     quiet = client.post("/api/hooks/session-start", json={"harness": "x", "sessionKey": "s"},
                         headers={"x-signet-no-hooks": "1"})

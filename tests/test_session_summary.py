@@ -282,7 +282,7 @@ def test_bad_input_fails_its_job_cleanly_and_the_batch_goes_on(client, svc):
     assert not batch.failed and len(batch.reports) == 3
     assert job_store.counts_by_type(svc.db.reader())[SESSION_SUMMARY] == {"completed": 3}
     too_long = client.post("/api/hooks/session-end", json={"harness": "h", "sessionKey": "s-14", "project": "p" * 501})
-    assert too_long.status_code == 422
+    assert too_long.status_code == 400 and too_long.json()["code"] == "invalid_request"  # hooks: 400, message text
 
 
 def test_transcript_ownership_and_job_status_stay_with_the_agent(client, svc):

@@ -19,6 +19,7 @@ from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.memories import MemoryFilter
 
 router = APIRouter(tags=["embeddings"])
+MIN_PAGE, MAX_PAGE = 50, 5000
 Service = Annotated[MemoryService, Depends(service)]
 
 
@@ -48,9 +49,10 @@ class EmbeddingsPage(BaseModel):
 @router.get("/api/embeddings", response_model=EmbeddingsPage, response_model_exclude_unset=True,
             summary="Export stored embeddings (configured model) with their memory's metadata")
 def export_route(request: Request, svc: Service,
-                 limit: Annotated[int, Query(ge=50, le=5000)] = 600,
+                 limit: Annotated[int, Query(ge=1, le=1_000_000)] = 600,
                  offset: Annotated[int, Query(ge=0, le=100_000)] = 0,
                  vectors: bool = False, agentId: str | None = None) -> EmbeddingsPage:
+    limit = min(max(limit, MIN_PAGE), MAX_PAGE)  # the spec's range: out-of-range values are clamped
     flt = MemoryFilter(agent_id=reading_agent(request, agentId))
     scope = {"model": svc.embedder.model, "dimensions": svc.embedder.dimensions}
     with svc.db.read() as conn:  # page and total from one snapshot

@@ -1,13 +1,14 @@
 """Harness hook endpoints (wire-contract.md): session-start and user-prompt-submit inject context,
 pre-compaction / compaction-complete keep a session's summary, session-end settles the session,
-and remember / recall serve harnesses directly. `x-signet-no-hooks: 1` turns the session hooks
-into no-ops."""
+and remember / recall serve harnesses directly. `x-signet-no-hooks: 1` turns every hook into a
+no-op (the reference's guard against agents that hooks spawn calling hooks in turn)."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Request
+from fastapi.responses import JSONResponse
 
 from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.memory import hooks, prompt_hooks
@@ -71,6 +72,8 @@ def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: S
 @router.post("/api/hooks/pre-compaction", response_model=PreCompactionResult,
              summary="Instructions for the summary a harness writes before compacting its context")
 def pre_compaction_route(request: Request, body: PreCompactionRequest, svc: Service) -> PreCompactionResult:
+    if _hooks_off(request):
+        return PreCompactionResult(summaryPrompt="", guidelines="")
     _identify(request, body)
     return prompt_hooks.pre_compaction(svc, body)
 
@@ -88,7 +91,9 @@ def compaction_complete_route(request: Request, body: CompactionCompleteRequest,
 
 @router.post("/api/hooks/remember", response_model=RememberResult, summary="Remember, from a harness")
 def hook_remember_route(request: Request, body: HookRememberRequest, svc: Service,
-                        who: Annotated[Actor, Depends(actor)]) -> RememberResult:
+                        who: Annotated[Actor, Depends(actor)]) -> RememberResult | JSONResponse:
+    if _hooks_off(request):  # the reference's no-op answer (an agent spawned by a hook must not write)
+        return JSONResponse({"success": True, "memories": []})
     require_harness(body.harness)
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     body.project = project_scope(request) or body.project
@@ -96,7 +101,10 @@ def hook_remember_route(request: Request, body: HookRememberRequest, svc: Servic
 
 
 @router.post("/api/hooks/recall", response_model=RecallResult, summary="Recall, from a harness")
-def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -> RecallResult:
+def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -> RecallResult | JSONResponse:
+    if _hooks_off(request):
+        return JSONResponse({"results": [], "query": body.query, "method": "none",
+                             "meta": {"totalReturned": 0, "hasSupplementary": False, "noHits": True}})
     require_harness(body.harness)
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     if not body.session_key and request.headers.get("x-signet-session-key"):

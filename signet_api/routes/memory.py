@@ -18,6 +18,7 @@ from signet_pipeline.timeutil import now_iso
 
 router = APIRouter(tags=["memory"])
 MAX_OFFSET = 10_000_000
+MAX_HISTORY = 1000
 Service = Annotated[MemoryService, Depends(service)]
 
 
@@ -72,10 +73,14 @@ def search_route(
     since: str | None = None, until: str | None = None,
     agentId: str | None = None,
     sessionKey: Annotated[str | None, Query(alias="sessionKey")] = None,
+    session_key: str | None = None,
+    includeRecalled: Annotated[str | None, Query(alias="includeRecalled")] = None,
+    include_recalled: str | None = None,
 ) -> RecallResult:
     fields: dict[str, Any] = {"query": q, "limit": limit, "type": type, "tags": tags, "who": who,
                               "pinned": _truthy(pinned), "importance_min": importance_min, "since": since,
-                              "until": until, "sessionKey": sessionKey}
+                              "until": until, "sessionKey": sessionKey or session_key,
+                              "includeRecalled": _truthy(includeRecalled or include_recalled)}
     if agentId:
         fields["agentId"] = agentId
     body = RecallRequest.model_validate({k: v for k, v in fields.items() if v is not None})
@@ -105,7 +110,8 @@ def get_route(request: Request, memory_id: str, svc: Service, agentId: str | Non
 
 @router.get("/api/memory/{memory_id}/history", summary="Audit history of a memory")
 def history_route(request: Request, memory_id: str, svc: Service,
-                  limit: Annotated[int, Query(ge=1, le=1000)] = 200, agentId: str | None = None) -> dict[str, Any]:
+                  limit: Annotated[int, Query(ge=1, le=1_000_000)] = 200, agentId: str | None = None) -> dict[str, Any]:
+    limit = min(limit, MAX_HISTORY)  # spec: "cap: 1000"
     return reads.memory_history(svc, memory_id, limit=limit, agent_id=reading_agent(request, agentId))
 
 

@@ -10,8 +10,9 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 
 from signet_api.deps import actor, changed_by, project_scope, reading_agent, service
 from signet_pipeline.memory import batch_mutations, mutations
+from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.memory.mutation_models import (
-    DeleteRequest, ForgetRequest, ModifyRequest, PatchRequest, RecoverRequest,
+    DeleteBody, DeleteRequest, ForgetRequest, ModifyRequest, PatchRequest, RecoverRequest,
 )
 from signet_pipeline.memory.remember import Actor
 from signet_pipeline.memory.service import MemoryService
@@ -44,12 +45,17 @@ def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: 
 
 @router.delete("/api/memory/{memory_id}", summary="Soft-delete a memory (recoverable for 30 days)")
 def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
-                 body: Annotated[DeleteRequest | None, Body()] = None,
+                 body: Annotated[DeleteBody | None, Body()] = None,
                  reason: Annotated[str | None, Query(min_length=1, max_length=1000)] = None,
-                 force: bool = False,
+                 force: bool | None = None,
                  if_version: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
-    # The reference clients send reason/force/if_version as query parameters or as a JSON body.
-    req = body or DeleteRequest(reason=reason, force=force, if_version=if_version)
+    given = body or DeleteBody()
+    merged = {"reason": given.reason or reason, "force": given.force if given.force is not None else bool(force),
+              "if_version": given.if_version or if_version}
+    if merged["reason"] is None:
+        # 422 like every other validation failure of a request
+        raise InvalidRequest("reason is required (in the body or as ?reason=)", status=422)
+    req = DeleteRequest(**merged)
     return mutations.delete(svc, memory_id, req, actor=who, agent_id=reading_agent(request),
                             project_scope=project_scope(request)).model_dump(exclude_none=True)
 

@@ -66,13 +66,14 @@ def modify(svc: MemoryService, req: ModifyRequest, *, actor: Actor, agent_id: st
 
 
 def _candidates(svc: MemoryService, req: ForgetRequest, agent_id: str) -> list[dict[str, Any]]:
-    """{id, score, pinned, version} of the live memories the request selects, at most `limit`."""
+    """{id, score, pinned, version} of the live memories the request selects: every listed id the
+    agent can see (ids are capped at 200 by the model, not by `limit`), else at most `limit`."""
     conn = svc.db.reader()
     if req.ids:
         found = mem_store.fetch_many(conn, list(dict.fromkeys(req.ids)))
         visible = mem_store.visible_ids(conn, list(found), MemoryFilter(agent_id=agent_id, include_superseded=True))
         return [{"id": i, "score": 1.0, "pinned": bool(found[i]["pinned"]), "version": found[i]["version"]}
-                for i in dict.fromkeys(req.ids) if i in visible][:req.limit]
+                for i in dict.fromkeys(req.ids) if i in visible]
     if req.query:
         result = recall(svc, RecallRequest(query=req.query, agentId=agent_id, type=req.type, tags=req.tags,
                                            who=req.who, since=req.since, until=req.until, limit=req.limit),
@@ -98,9 +99,12 @@ def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: st
     candidates = _candidates(svc, req, agent_id)
     token = confirm_token(candidates)  # out-of-scope candidates are refused one by one at execute
     requires = len(candidates) > CONFIRM_ABOVE
+    found = {c["id"] for c in candidates}
+    # Listed ids that are gone or not the caller's to see: answered, never silently dropped.
+    missing = [i for i in dict.fromkeys(req.ids or []) if i not in found]
     if req.mode == "preview":
         return {"mode": "preview", "count": len(candidates), "requiresConfirm": requires, "confirmToken": token,
-                "candidates": candidates}
+                "candidates": candidates, **({"notFound": missing} if missing else {})}
     mutations.ensure_writable(svc)
     if requires and not req.confirm_token:
         raise InvalidRequest(f"{len(candidates)} memories: preview first and pass its confirm_token",
@@ -108,7 +112,7 @@ def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: st
     if req.confirm_token and req.confirm_token != token:
         raise MutationRejected("the candidates changed since the preview: preview again",
                                code="confirm_token_mismatch", details={"count": len(candidates)})
-    results: list[MutationResult] = []
+    results = [_refused(i, NotFound(f"memory {i} not found")) for i in missing]
     for c in candidates:
         try:
             # The version the token was computed over: a memory changed since is refused, not deleted.
@@ -117,5 +121,5 @@ def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: st
                                             actor=actor, agent_id=agent_id, project_scope=project_scope))
         except (MutationRejected, NotFound, Forbidden) as exc:
             results.append(_refused(c["id"], exc))
-    return {"mode": "execute", "requested": len(candidates), "deleted": sum(r.status == "deleted" for r in results),
+    return {"mode": "execute", "requested": len(candidates) + len(missing), "deleted": sum(r.status == "deleted" for r in results),
             "results": [r.model_dump(exclude_none=True) for r in results]}

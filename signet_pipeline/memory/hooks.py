@@ -33,6 +33,8 @@ from signet_pipeline.timeutil import now_iso
 PINNED_MAX = 20
 TRANSCRIPT_SUFFIXES = frozenset({".jsonl", ".json", ".md", ".txt", ".log"})
 HEADER = "[signet memory]"
+RECENT_CONTEXT_CHARS = 1000
+SUMMARY_TYPE = "session_summary"  # what compaction-complete and session summaries store
 ELLIPSIS = "…"
 
 
@@ -151,6 +153,17 @@ def compose(candidates: list[InjectedMemory], budget: int) -> tuple[str, list[In
     return ("\n".join(lines) if injected else ""), injected
 
 
+def recent_context(svc: MemoryService, req: SessionStartRequest) -> str | None:
+    """Where the last session left off: the newest session summary (compaction or session-end) the
+    agent can see, of this project when one is named, cut to RECENT_CONTEXT_CHARS."""
+    flt = MemoryFilter(agent_id=req.agent_id, types=[SUMMARY_TYPE], project=req.project)
+    latest = mem_store.list_page(svc.db.reader(), flt, 1, 0)
+    if not latest:
+        return None
+    text = " ".join(latest[0]["content"].split())
+    return text if len(text) <= RECENT_CONTEXT_CHARS else text[:RECENT_CONTEXT_CHARS - 1].rstrip() + ELLIPSIS
+
+
 def session_start(svc: MemoryService, req: SessionStartRequest) -> SessionStartResult:
     harness = req.require_harness()
     inject, injected = compose(_candidates(svc, req, session_query(req)), svc.settings.hooks.session_start_budget_chars)
@@ -163,7 +176,8 @@ def session_start(svc: MemoryService, req: SessionStartRequest) -> SessionStartR
                                            memory_ids=[m.id for m in injected], now=now)
             epoch = sessions_store.context_epoch(conn, req.session_key, req.agent_id)
             sessions_store.record_given(conn, req.session_key, req.agent_id, epoch, [m.id for m in injected], now)
-    return SessionStartResult(inject=inject, sessionKey=req.session_key, memories=injected)
+    return SessionStartResult(inject=inject, recentContext=recent_context(svc, req), sessionKey=req.session_key,
+                              memories=injected)
 
 
 def read_transcript(req: SessionEndRequest, *, read_files: bool) -> str | None:

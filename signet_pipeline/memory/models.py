@@ -171,3 +171,4 @@ class RecallResult(BaseModel):
     query: str
     method: Literal["hybrid", "keyword", "vector"]
     meta: dict[str, Any]
+    message: str | None = None  # for people and harness output: set when nothing matched

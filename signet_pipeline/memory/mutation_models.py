@@ -55,6 +55,15 @@ class DeleteRequest(_Body):
     if_version: int | None = IF_VERSION
 
 
+class DeleteBody(_Body):
+    """DELETE's optional JSON body: the reference clients put reason / force / if_version in the
+    body or the query string, field by field (the route merges them, body first)."""
+
+    reason: str | None = Field(None, min_length=1, max_length=1000)
+    force: bool | None = None
+    if_version: int | None = IF_VERSION
+
+
 class RecoverRequest(_Body):
     reason: str = REASON
     if_version: int | None = IF_VERSION
@@ -111,5 +120,5 @@ class MutationResult(BaseModel):
     newVersion: int | None = None
     contentChanged: bool | None = None
     embedded: bool | None = None
-    retentionDays: float | None = None
+    retentionDays: int | float | None = None
     error: str | None = None

@@ -166,4 +166,4 @@ def recover(svc: MemoryService, memory_id: str, req: RecoverRequest, *, actor: A
                              request_id=actor.request_id, metadata={"fromVersion": row["version"],
                                                                     "toVersion": version})
     return MutationResult(id=memory_id, status="recovered", currentVersion=row["version"], newVersion=version,
-                          retentionDays=window_days)
+                          retentionDays=int(window_days) if float(window_days).is_integer() else window_days)

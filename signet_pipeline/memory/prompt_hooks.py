@@ -9,7 +9,7 @@ from pydantic import AliasChoices, BaseModel, Field
 
 from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.memory import checkpoints
-from signet_pipeline.memory.hooks import InjectedMemory, _alias, _HookRequest, compose
+from signet_pipeline.memory.hooks import SUMMARY_TYPE, InjectedMemory, _alias, _HookRequest, compose
 from signet_pipeline.memory.models import RecallRequest, RememberRequest
 from signet_pipeline.memory.recall import RecallOptions, recall
 from signet_pipeline.memory.remember import Actor, remember
@@ -19,7 +19,6 @@ from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.timeutil import now_iso
 
 MIN_PROMPT_WORDS = 2  # "ok", "yes": nothing worth searching for
-SUMMARY_TYPE = "session_summary"
 SUMMARY_PROMPT = """Summarize this session for your long-term memory before the context is compacted.
 Keep what will matter in later sessions: decisions and their reasons, the user's stated preferences,
 facts about people, projects and systems, commands or procedures that worked, and open tasks.

@@ -51,6 +51,7 @@ from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
+NO_HITS = "No matching memories found."
 log = logging.getLogger("signet.recall")
 
 # With a selective filter, score only the matching rows when there are at most this many.
@@ -350,6 +351,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
             count_session_fts_hits(svc, req.session_key, keyword_matched)
     return RecallResult(
         results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",
+        message=None if hits else NO_HITS,
         meta={
             "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
             "candidates": {"fts": len(keyword_ids), "hints": len(hint_ids), "vector": len(leg.found) if leg else 0, "graph": len(visible)},

@@ -58,3 +58,9 @@ def transcripts_for(svc: MemoryService, rows: list[Row], agent_id: str) -> dict[
     keys = {r["id"]: r["session_id"] or r["source_id"] for r in rows if r["session_id"] or r["source_id"]}
     found = sessions_store.transcripts(svc.db.reader(), sorted(set(keys.values())), agent_id)
     return {mid: found[key][:TRANSCRIPT_CHARS] for mid, key in keys.items() if key in found}
+
+
+def session_agent(svc: MemoryService, session_key: str) -> str | None:
+    """The agent that started (or ended) this session: a caller that names only its session key
+    reads as that agent (spec memory-api "agentId ... or an x-signet-session-key")."""
+    return sessions_store.agent_of(svc.db.reader(), session_key)

@@ -27,7 +27,7 @@ from pydantic import BaseModel, Field
 
 from signet_pipeline.memory.checkpoints import redact
 from signet_pipeline.memory.models import RememberRequest, Visibility
-from signet_pipeline.memory.prompt_hooks import SUMMARY_TYPE
+from signet_pipeline.memory.hooks import SUMMARY_TYPE
 from signet_pipeline.memory.remember import Actor, remember_many
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.memory.transcripts import digest, turns, windows

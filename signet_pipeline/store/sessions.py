@@ -176,6 +176,10 @@ def mark_summarized(conn: apsw.Connection, session_key: str, agent_id: str, turn
                  "AND agent_id = ?", (turns, digest, session_key, agent_id))
 
 
+def agent_of(conn: apsw.Connection, session_key: str) -> str | None:
+    return scalar(conn, "SELECT agent_id FROM sessions WHERE session_key = ?", (session_key,))
+
+
 def project_of(conn: apsw.Connection, session_key: str) -> str | None:
     """The project the session named at session-start."""
     return scalar(conn, "SELECT project FROM sessions WHERE session_key = ?", (session_key,))
