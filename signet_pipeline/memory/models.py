@@ -95,6 +95,28 @@ class RememberRequest(_Request):
         return self
 
 
+TemporalFacet = Literal["session", "source", "captured", "observed", "occurred", "valid"]
+
+
+class TimeRange(BaseModel):
+    """The request's `time` object."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    start: str | None = None
+    end: str | None = None
+    facets: list[TemporalFacet] | None = Field(None, min_length=1)
+    mode: Literal["auto", "timeline", "filter"] = "auto"
+
+    _iso = field_validator("start", "end", mode="before")(_iso_or_none)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "TimeRange":
+        if self.start and self.end and self.end <= self.start:
+            raise ValueError("time.end must be after time.start")
+        return self
+
+
 class RecallRequest(_Request):
     query: str = Field(..., max_length=10_000)
     keyword_query: str | None = Field(None, max_length=10_000,
@@ -115,6 +137,8 @@ class RecallRequest(_Request):
     expand: bool = Field(False, description="attach the transcript of the session a result came from")
     min_score: float | None = Field(None, ge=0.0, le=1.0, validation_alias=AliasChoices("min_score", "minScore"))
     alpha: float | None = Field(None, ge=0.0, le=1.0)
+    time: TimeRange | None = Field(None, description="temporal recall: a window, the facets that place a memory "
+                                                     "in it, and the mode (auto | timeline | filter)")
 
     _iso = field_validator("since", "until", mode="before")(_iso_or_none)
     _tags = field_validator("tags", mode="before")(_tags_value)
@@ -163,12 +187,15 @@ class RecallHit(BaseModel):
     subject_id: str
     supplementary: bool = False
     already_recalled: bool = False
+    temporal_facet: str | None = None  # temporal recall: what placed the memory in the window
+    temporal_start_at: str | None = None
+    temporal_end_at: str | None = None
     transcript: str | None = None  # with `expand`: the session's transcript (first 4,000 characters)
 
 
 class RecallResult(BaseModel):
     results: list[RecallHit]
     query: str
-    method: Literal["hybrid", "keyword", "vector"]
+    method: Literal["hybrid", "keyword", "vector", "timeline"]
     meta: dict[str, Any]
     message: str | None = None  # for people and harness output: set when nothing matched

@@ -21,6 +21,8 @@ the caller waited for the vector leg after its own work) and `final_rank`. Score
   at most 60% of the slots); the legacy graph boost, post-fusion dampening (memory/dampening.py)
   and the embedding reranker (memory/rerank.py) exist behind flags, off by default (measured);
 - results under min_score are dropped. `source` says which leg(s) found the memory.
+Temporal recall (a `time` object or date phrases in the query, memory/temporal.py) limits every leg
+to a time window, or answers a date-only query with a timeline.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from signet_pipeline.errors import ProviderError
+from signet_pipeline.memory import temporal
 from signet_pipeline.memory.fts_query import QueryTerms, match_for, query_tokens, within_budget
 from signet_pipeline.memory.models import RecallHit, RecallRequest, RecallResult
 from signet_pipeline.memory.rerank import rerank
@@ -47,6 +50,7 @@ from signet_pipeline.memory.session_context import Ledger, transcripts_for
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
+from signet_pipeline.store import temporal as temporal_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
@@ -243,6 +247,26 @@ class RecallOptions:
     record_session: bool = True  # False: the caller records in the session ledger what it really used
 
 
+def _timeline(svc: MemoryService, req: RecallRequest, when: temporal.Plan, flt: MemoryFilter, limit: int,
+              watch: Stopwatch) -> RecallResult:
+    """A date-only query: the window's memories, oldest event first (no relevance, so no access
+    or session-ledger bookkeeping)."""
+    conn = svc.db.reader()
+    found = {r["id"]: r for r in temporal_store.in_window(conn, flt, limit)}
+    hits = [to_hit(row, 1.0, "timeline") for row in found.values()]
+    temporal.annotate(conn, hits, found, when.window)
+    if req.expand:
+        expanded = transcripts_for(svc, list(found.values()), flt.agent_id)
+        for hit in hits:
+            hit.transcript = expanded.get(hit.id)
+    watch.lap("timeline")
+    return RecallResult(results=hits, query=when.original_query, method="timeline", message=None if hits else NO_HITS,
+                        meta={"totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
+                              "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
+                              "dedupe": {"enabled": False, "contextEpoch": 0, "suppressed": 0, "repeatedReturned": 0},
+                              "temporal": when.meta()})
+
+
 def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
     cfg = svc.settings.search
     watch = Stopwatch()
@@ -250,7 +274,14 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     pool = max(options.pool or cfg.candidate_pool, limit * 2)
     alpha = cfg.alpha if req.alpha is None else req.alpha
     min_score = cfg.min_score if req.min_score is None else req.min_score
+    when = temporal.plan(req.query, req.time)
+    if when is not None:  # the date words leave the query; the window filters every leg
+        req = req.model_copy(update={"query": when.content_query})
     flt = build_filter(svc, req)
+    if when is not None:
+        flt.window = when.window
+        if when.mode == "timeline":
+            return _timeline(svc, req, when, flt, limit, watch)
     conn = svc.db.reader()
 
     vector_leg: Future | None = None
@@ -341,6 +372,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
         expanded = transcripts_for(svc, [rows[h.id] for h in hits], flt.agent_id)
         for hit in hits:
             hit.transcript = expanded.get(hit.id)
+    if when is not None:
+        temporal.annotate(conn, hits, rows, when.window)
     watch.lap("final_rank")
 
     if options.track_access:
@@ -350,7 +383,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
         if req.session_key:
             count_session_fts_hits(svc, req.session_key, keyword_matched)
     return RecallResult(
-        results=hits, query=req.query, method="hybrid" if leg is not None else "keyword",
+        results=hits, query=when.original_query if when else req.query, method="hybrid" if leg is not None else "keyword",
         message=None if hits else NO_HITS,
         meta={
             "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
@@ -362,5 +395,6 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
             "dedupe": {"enabled": ledger.enabled, "contextEpoch": ledger.epoch,
                        "suppressed": 0 if req.include_recalled else len(suppressed),
                        "repeatedReturned": sum(h.already_recalled for h in hits)},
+            **({"temporal": when.meta()} if when else {}),
         },
     )

@@ -9,6 +9,7 @@ from typing import Any
 import apsw
 
 from signet_pipeline.store.agents import READ_POLICY_SQL
+from signet_pipeline.store.temporal import Window, window_sql
 from signet_pipeline.store.db import Row, one, rows, scalar
 from signet_pipeline.timeutil import now_iso
 
@@ -49,6 +50,7 @@ class MemoryFilter:
     until: str | None = None
     project: str | None = None
     source_type: str | None = None
+    window: Window | None = None  # temporal recall: some facet of the memory falls in it
     include_superseded: bool = False  # superseded memories stay readable by id and in history
     decay_rate: float = 0.95
     now: str = field(default_factory=now_iso)
@@ -57,7 +59,7 @@ class MemoryFilter:
     def selective(self) -> bool:
         """True when the filter may drop many rows (vector search then over-fetches)."""
         return bool(self.types or self.tags or self.who or self.pinned or self.importance_min
-                    or self.since or self.until or self.project or self.source_type)
+                    or self.since or self.until or self.project or self.source_type or self.window)
 
     def sql(self) -> tuple[str, dict[str, Any]]:
         clauses = ["m.is_deleted = 0", READ_POLICY_SQL]
@@ -88,6 +90,10 @@ class MemoryFilter:
         if self.source_type is not None:
             clauses.append("m.source_type = :source_type")
             params["source_type"] = self.source_type
+        if self.window is not None:
+            clause, window_params = window_sql(self.window)
+            clauses.append(clause)
+            params.update(window_params)
         if self.importance_min is not None:
             clauses.append(f"{DECAYED_IMPORTANCE_SQL} >= :importance_min")
             params.update(importance_min=self.importance_min, decay_rate=self.decay_rate, now=self.now)
