@@ -25,7 +25,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/api/auth/whoami"): "none", ("POST", "/api/auth/token"): "admin",
     ("GET", "/api/config"): "operator",
     ("POST", "/api/memory/remember"): "remember", ("POST", "/api/memory/save"): "remember",
-    ("POST", "/api/hook/remember"): "remember",
+    ("POST", "/api/hook/remember"): "remember", ("POST", "/api/memory/codex-native-note"): "remember",
     ("POST", "/api/memory/recall"): "recall", ("GET", "/api/memory/search"): "recall",
     ("GET", "/api/memories"): "recall", ("GET", "/api/memory/jobs/{job_id}"): "recall",
     ("GET", "/api/memory/{memory_id}"): "recall", ("GET", "/api/memory/{memory_id}/history"): "recall",

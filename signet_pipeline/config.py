@@ -126,6 +126,9 @@ class HooksConfig(Section):
     prompt_min_score: float = Field(0.3, ge=0.0, le=1.0, description="weaker matches are not injected")
     checkpoint_every_prompts: int = Field(10, ge=1, le=1000, description="a periodic checkpoint every N prompts")
     max_checkpoints_per_session: int = Field(20, ge=1, le=1000)
+    # POST /api/memory/codex-native-note writes under <codexHome>/memories/extensions/ad_hoc/notes
+    # (default $CODEX_HOME, else ~/.codex).
+    codex_home: Path | None = None
 
 
 class AuthConfig(Section):

@@ -18,6 +18,7 @@ def embedder() -> OnnxMiniLM:
 @pytest.fixture
 def workspace(tmp_path, monkeypatch):
     monkeypatch.delenv("SIGNET_WORKSPACE", raising=False)
+    monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))  # codex-native-note never writes to ~/.codex
     return tmp_path / "ws"
 
 

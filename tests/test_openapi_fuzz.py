@@ -2,6 +2,7 @@
 `signet serve` on loopback must never get a 5xx. Bounded: a few examples per operation.
 (Driven through Hypothesis directly: schemathesis' pytest plugin does not load on this pytest.)"""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -17,12 +18,19 @@ EXAMPLES = 25
 @pytest.fixture(scope="module")
 def api(tmp_path_factory):
     workspace = tmp_path_factory.mktemp("fuzz-ws")
+    # Codex notes are files in the user's home: the server under test writes them here instead.
+    saved = os.environ.get("CODEX_HOME")
+    os.environ["CODEX_HOME"] = str(workspace / "codex")
     server = ApiServer(workspace, Path(workspace) / "serve.log")
     server.start()
     try:
         yield server
     finally:
         server.stop()
+        if saved is None:
+            os.environ.pop("CODEX_HOME", None)
+        else:
+            os.environ["CODEX_HOME"] = saved
 
 
 def test_no_generated_request_gets_a_server_error(api):

@@ -110,3 +110,11 @@ def test_the_session_facet_places_memories_by_when_their_session_ran(client, svc
                                                "facets": ["session"]})
     assert [(r["id"], r["temporal_facet"], r["temporal_start_at"]) for r in found["results"]] == \
         [(saved, "session", "2026-05-13T08:00:00.000Z")]
+
+
+def test_aggregate_recall_answers_as_stopped_for_want_of_a_router(client):
+    remember(client, "The editor of choice is Helix")
+    found = client.post("/api/memory/recall", json={"query": "editor", "aggregate": True,
+                                                    "aggregateBudget": "medium"}).json()
+    assert found["results"] == [] and found["meta"]["noHits"] is True
+    assert found["aggregate"]["stoppedReason"] == "router_unavailable" and found["aggregate"]["budget"] == "medium"

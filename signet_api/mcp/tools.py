@@ -11,7 +11,7 @@ from urllib.parse import quote
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from signet_pipeline.memory.feedback_models import FeedbackRequest
-from signet_pipeline.memory.models import MAX_CONTENT_CHARS, MAX_TRANSCRIPT_CHARS, TYPE_PATTERN
+from signet_pipeline.memory.models import MAX_CONTENT_CHARS, MAX_TRANSCRIPT_CHARS, TYPE_PATTERN, Structured
 
 MAX_QUERY_CHARS = 10_000
 MAX_ID_CHARS = 100
@@ -66,6 +66,9 @@ class StoreArgs(_Args):
                                   description="where it came from, e.g. the session key (transcript is kept under it)")
     transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS,
                                    description="the conversation it came from, kept losslessly under source_id")
+    structured: Structured | None = Field(None, description="knowledge you extracted yourself: entities (relations), "
+                                                            "aspects with attributes (groupKey, claimKey), hints; "
+                                                            "the memory then skips the pipeline's extraction")
 
 
 class GetArgs(_Args):

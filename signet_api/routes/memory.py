@@ -8,7 +8,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.deps import actor, project_scope, reading_agent, service
-from signet_pipeline.memory import reads
+from signet_pipeline.errors import Forbidden
+from signet_pipeline.memory import codex_notes, reads
+from signet_pipeline.memory.codex_notes import CodexNoteRequest, CodexNoteResult
 from signet_pipeline.memory.models import RecallRequest, RecallResult, RememberRequest, RememberResult
 from signet_pipeline.memory.recall import recall
 from signet_pipeline.memory.remember import Actor, remember
@@ -43,6 +45,14 @@ def remember_route(request: Request, body: RememberRequest, svc: Service,
 @router.post("/api/memory/save", response_model=RememberResult, summary="Alias of remember")
 def save_route(request: Request, body: RememberRequest, svc: Service, who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     return _remember(request, body, svc, who)
+
+
+@router.post("/api/memory/codex-native-note", response_model=CodexNoteResult,
+             summary="Write a Codex native memory note (trusted local callers only)")
+def codex_note_route(request: Request, body: CodexNoteRequest, svc: Service) -> CodexNoteResult:
+    if not request.state.identity.trusted:  # the file lands in the home of the user running this service
+        raise Forbidden("codex native notes are written on this machine: local callers only", code="local_only")
+    return codex_notes.write_note(svc, body)
 
 
 @router.post("/api/hook/remember", response_model=RememberResult, summary="Alias of remember (skill compatibility)")

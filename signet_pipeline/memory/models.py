@@ -45,6 +45,41 @@ def _tags_value(value: Any) -> list[str] | None:
     raise ValueError("tags must be a comma-separated string or a list of strings")
 
 
+class StructuredTriple(_Request):
+    """An entity relation the caller asserts: source -relationship-> target."""
+
+    source: str = Field(..., min_length=1, max_length=200)
+    source_type: str | None = Field(None, max_length=50, validation_alias=AliasChoices("sourceType", "source_type"))
+    relationship: str = Field(..., min_length=1, max_length=200)
+    target: str = Field(..., min_length=1, max_length=200)
+    target_type: str | None = Field(None, max_length=50, validation_alias=AliasChoices("targetType", "target_type"))
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
+
+
+class StructuredAttribute(_Request):
+    group_key: str | None = Field(None, max_length=200, validation_alias=AliasChoices("groupKey", "group_key"))
+    claim_key: str | None = Field(None, max_length=200, validation_alias=AliasChoices("claimKey", "claim_key"))
+    content: str = Field(..., min_length=1, max_length=2000)
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
+    importance: float = Field(0.5, ge=0.0, le=1.0)
+
+
+class StructuredAspect(_Request):
+    entity_name: str = Field(..., min_length=1, max_length=200, validation_alias=AliasChoices("entityName", "entity_name"))
+    entity_type: str | None = Field(None, max_length=50, validation_alias=AliasChoices("entityType", "entity_type"))
+    aspect: str = Field(..., min_length=1, max_length=100)
+    attributes: list[StructuredAttribute] = Field(default_factory=list, max_length=50)
+
+
+class Structured(_Request):
+    """Knowledge the caller authors with the memory (memory-api "structured"): the memory then
+    skips LLM extraction."""
+
+    entities: list[StructuredTriple] = Field(default_factory=list, max_length=50)
+    aspects: list[StructuredAspect] = Field(default_factory=list, max_length=20)
+    hints: list[str] = Field(default_factory=list, max_length=20)
+
+
 class RememberRequest(_Request):
     content: str = Field(..., min_length=1, max_length=MAX_CONTENT_CHARS)
     type: str | None = Field(None, pattern=TYPE_PATTERN)
@@ -71,6 +106,7 @@ class RememberRequest(_Request):
     metadata: dict[str, Any] | None = None
     # The conversation behind the memory (spec: kept in session_transcripts under sourceId).
     transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS)
+    structured: Structured | None = None
 
     _iso = field_validator("created_at", "occurred_at", "observed_at", "source_created_at", "valid_from",
                            "valid_until", mode="before")(_iso_or_none)
@@ -139,6 +175,10 @@ class RecallRequest(_Request):
     alpha: float | None = Field(None, ge=0.0, le=1.0)
     time: TimeRange | None = Field(None, description="temporal recall: a window, the facets that place a memory "
                                                      "in it, and the mode (auto | timeline | filter)")
+    aggregate: bool = Field(False, description="aggregate recall: one synthesized answer (needs an inference "
+                                               "router, which this service does not run: answered as stopped)")
+    aggregate_budget: Literal["small", "medium", "large"] = Field(
+        "small", validation_alias=AliasChoices("aggregateBudget", "aggregate_budget"))
 
     _iso = field_validator("since", "until", mode="before")(_iso_or_none)
     _tags = field_validator("tags", mode="before")(_tags_value)
@@ -164,6 +204,7 @@ class RememberResult(BaseModel):
     embedded: bool
     deduped: bool
     jobId: int | None = None
+    structured: dict[str, int] | None = None  # what a structured payload wrote (entities, attributes, ...)
 
 
 class RecallHit(BaseModel):
@@ -199,3 +240,4 @@ class RecallResult(BaseModel):
     method: Literal["hybrid", "keyword", "vector", "timeline"]
     meta: dict[str, Any]
     message: str | None = None  # for people and harness output: set when nothing matched
+    aggregate: dict[str, Any] | None = None  # aggregate recall's outcome

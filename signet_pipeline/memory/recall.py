@@ -56,6 +56,7 @@ from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
 NO_HITS = "No matching memories found."
+AGGREGATE_UNAVAILABLE = "aggregate recall needs an inference router, which is not available: recall without aggregate"
 log = logging.getLogger("signet.recall")
 
 # With a selective filter, score only the matching rows when there are at most this many.
@@ -247,6 +248,16 @@ class RecallOptions:
     record_session: bool = True  # False: the caller records in the session ledger what it really used
 
 
+def _aggregate_unavailable(req: RecallRequest, watch: Stopwatch) -> RecallResult:
+    """Aggregate recall synthesizes an answer through an inference router, which this service does
+    not have: the spec's answer for that is a no-hit shape with aggregate.stoppedReason."""
+    return RecallResult(results=[], query=req.query, method="keyword", message=AGGREGATE_UNAVAILABLE,
+                        meta={"totalReturned": 0, "hasSupplementary": False, "noHits": True,
+                              "timings": {"totalMs": watch.total_ms, "stages": watch.stages}},
+                        aggregate={"saved": False, "deduped": False, "budget": req.aggregate_budget, "queries": [],
+                                   "sourceMemoryIds": [], "stoppedReason": "router_unavailable", "usage": None})
+
+
 def _timeline(svc: MemoryService, req: RecallRequest, when: temporal.Plan, flt: MemoryFilter, limit: int,
               watch: Stopwatch) -> RecallResult:
     """A date-only query: the window's memories, oldest event first (no relevance, so no access
@@ -274,6 +285,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     pool = max(options.pool or cfg.candidate_pool, limit * 2)
     alpha = cfg.alpha if req.alpha is None else req.alpha
     min_score = cfg.min_score if req.min_score is None else req.min_score
+    if req.aggregate:
+        return _aggregate_unavailable(req, watch)
     when = temporal.plan(req.query, req.time)
     if when is not None:  # the date words leave the query; the window filters every leg
         req = req.model_copy(update={"query": when.content_query})

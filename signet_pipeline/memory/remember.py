@@ -12,7 +12,7 @@ import apsw
 import numpy as np
 
 from signet_pipeline.errors import InvalidRequest, MutationsFrozen, ProviderError
-from signet_pipeline.memory import analytics
+from signet_pipeline.memory import analytics, structured
 from signet_pipeline.memory.content import NormalizedContent, infer_type, normalize_content, parse_prefixes, tags_text
 from signet_pipeline.memory.linker import link_memory
 from signet_pipeline.memory.models import RememberRequest, RememberResult
@@ -83,7 +83,9 @@ def _prepare(svc: MemoryService, req: RememberRequest, actor: Actor) -> _Pending
         "session_id": req.session_id, "source_id": req.source_id, "source_type": req.source_type or "manual",
         "source_path": req.source_path, "runtime_path": req.runtime_path, "idempotency_key": req.idempotency_key,
         "pinned": int(pinned), "agent_id": req.agent_id, "visibility": req.visibility,
-        "extraction_status": "pending" if svc.settings.pipeline.enabled else "none", "embedding_model": None,
+        # A structured memory brings its own knowledge: no extraction job, so nothing pending.
+        "extraction_status": "pending" if svc.settings.pipeline.enabled and req.structured is None else "none",
+        "embedding_model": None,
         "occurred_at": req.occurred_at, "observed_at": req.observed_at, "source_created_at": req.source_created_at,
         "valid_from": req.valid_from, "valid_until": req.valid_until,
         "created_at": req.created_at, "updated_by": req.who or actor.name,
@@ -147,6 +149,9 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
         _embed(svc, fresh)  # before taking the write lock: no provider call inside a write tx
         results.extend(_write(svc, prepared, actor, pipeline_jobs))
     _keep_transcripts(svc, reqs)
+    for req, result in zip(reqs, results):
+        if req.structured is not None and not result.deduped:  # the caller's knowledge, after the row exists
+            result.structured = structured.apply(svc, mem_store.get(svc.db.reader(), result.id), req.structured)
     return results
 
 
@@ -183,9 +188,12 @@ def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor, pipeline_
                                  changed_by=values["updated_by"], actor_type=actor.type, now=now,
                                  session_id=item.req.session_id, request_id=actor.request_id,
                                  metadata={"agentId": values["agent_id"], "visibility": values["visibility"]})
-            if pipeline.graph_on:
+            if pipeline.graph_on and item.req.structured is None:  # a structured memory brings its own graph
                 link_memory(conn, memory_id=values["id"], content=values["content"], agent_id=values["agent_id"],
                             now=now)
-            job_id = enqueue_for_new_memory(conn, pipeline, memory_id=values["id"], now=now) if pipeline_jobs else None
+            authored = item.req.structured
+            job_id = enqueue_for_new_memory(
+                conn, pipeline, memory_id=values["id"], now=now, extract=authored is None,
+                hints=not (authored and authored.hints)) if pipeline_jobs else None
             out.append(_result(values, embedded=values["embedding_model"] is not None, deduped=False, job_id=job_id))
     return [r if isinstance(r, RememberResult) else _deduped(svc, r) for r in out]

@@ -36,14 +36,14 @@ class LeaseLost(Exception):
 
 
 def enqueue_for_new_memory(conn: apsw.Connection, pipeline: PipelineV2Config, *, memory_id: str, now: str,
-                           extract: bool = True) -> int | None:
+                           extract: bool = True, hints: bool = True) -> int | None:
     """Inside the write tx that stored a memory: its `extract` job (returned) when asked and the
-    pipeline is on, and its `prospective_index` job when hints are on."""
+    pipeline is on, and its `prospective_index` job when asked and hints are on."""
     job_id = None
     if pipeline.enabled and extract:
         job_id, _ = job_store.enqueue(conn, job_type=EXTRACT, memory_id=memory_id, now=now,
                                       max_attempts=pipeline.worker.max_retries)
-    if pipeline.enabled and pipeline.hints.enabled:
+    if pipeline.enabled and pipeline.hints.enabled and hints:
         job_store.enqueue(conn, job_type=PROSPECTIVE_INDEX, memory_id=memory_id, now=now,
                           max_attempts=pipeline.worker.max_retries)
     return job_id

@@ -50,6 +50,8 @@ class ExtractedEntity(BaseModel):
     relationship: str
     target: str
     confidence: float = Field(ge=0.0, le=1.0)
+    source_type: str | None = None  # known types (a structured remember names them); else 'extracted'
+    target_type: str | None = None
 
 
 class ExtractionResult(BaseModel):

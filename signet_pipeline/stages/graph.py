@@ -18,6 +18,7 @@ import apsw
 
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.entities import MIN_ENTITY_NAME, canonical_name
+from signet_pipeline.memory.models import StructuredAspect
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.stages.extraction import ExtractedEntity
 from signet_pipeline.pipeline.queue import STRUCTURAL_CLASSIFY
@@ -81,9 +82,9 @@ def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEnti
                     report.rejected += 1
                     continue
                 ids = []
-                for name, canonical in ends:
+                for (name, canonical), kind in zip(ends, (triple.source_type, triple.target_type)):
                     entity_id = graph_store.upsert_entity(conn, agent_id=source["agent_id"], name=name,
-                                                          canonical=canonical, now=now)
+                                                          canonical=canonical, now=now, entity_type=kind or "extracted")
                     report.new_mentions += graph_store.add_mention(
                         conn, memory_id=source["id"], entity_id=entity_id, mention_text=name,
                         confidence=triple.confidence, now=now)
@@ -102,3 +103,40 @@ def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEnti
         log.warning("graph persistence failed for memory %s: %s", source["id"], exc)
         report.failed = str(exc)
     return report
+
+
+def persist_aspects(svc: MemoryService, source: Row, aspects: Sequence[StructuredAspect]) -> dict[str, int]:
+    """Aspect attributes a caller authored (remember `structured.aspects`), in one transaction: the
+    entity (typed when the caller says), a mention of the memory, the aspect, each attribute with
+    its groupKey / claimKey. A claim replaces the older active attributes of the same entity,
+    aspect, group and claim whose content differs (superseded_by points at it); attributes
+    without a claimKey never supersede anything."""
+    counts = {"aspects": 0, "attributes": 0, "superseded": 0}
+    with svc.db.write() as conn:
+        now = now_iso()
+        for item in aspects:
+            canonical = canonical_name(item.entity_name)
+            if len(canonical) < MIN_ENTITY_NAME:
+                continue
+            entity_id = graph_store.upsert_entity(conn, agent_id=source["agent_id"], name=item.entity_name,
+                                                  canonical=canonical, now=now, entity_type=item.entity_type or "extracted")
+            graph_store.add_mention(conn, memory_id=source["id"], entity_id=entity_id, mention_text=item.entity_name,
+                                    confidence=1.0, now=now)
+            aspect_id = graph_store.upsert_aspect(conn, entity_id=entity_id, name=item.aspect, now=now)
+            counts["aspects"] += 1
+            for attr in item.attributes:
+                normalized = normalize_content(attr.content).normalized
+                attribute_id = graph_store.add_attribute(
+                    conn, entity_id=entity_id, aspect_id=aspect_id, memory_id=source["id"], kind="attribute",
+                    content=attr.content, normalized=normalized, confidence=attr.confidence,
+                    importance=attr.importance, now=now, group_key=attr.group_key, claim_key=attr.claim_key)
+                if attribute_id is None:
+                    continue
+                counts["attributes"] += 1
+                if attr.claim_key:
+                    for rival in graph_store.claim_rivals(conn, entity_id=entity_id, aspect_id=aspect_id,
+                                                          group_key=attr.group_key, claim_key=attr.claim_key,
+                                                          normalized=normalized, exclude_id=attribute_id):
+                        graph_store.supersede_attribute(conn, rival, by=attribute_id, now=now)
+                        counts["superseded"] += 1
+    return counts

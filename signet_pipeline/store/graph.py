@@ -48,15 +48,27 @@ def upsert_aspect(conn: apsw.Connection, *, entity_id: str, name: str, now: str)
 
 
 def add_attribute(conn: apsw.Connection, *, entity_id: str, aspect_id: str | None, memory_id: str, kind: str,
-                  content: str, normalized: str, confidence: float, importance: float, now: str) -> str | None:
+                  content: str, normalized: str, confidence: float, importance: float, now: str,
+                  group_key: str | None = None, claim_key: str | None = None) -> str | None:
     """The new attribute's id, or None when this memory already gave the entity this attribute."""
     attribute_id = str(uuid.uuid4())
     conn.execute(
         "INSERT OR IGNORE INTO entity_attributes(id, entity_id, aspect_id, memory_id, kind, content, normalized_content, "
-        "confidence, importance, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (attribute_id, entity_id, aspect_id, memory_id, kind, content, normalized, confidence, importance, now, now),
+        "confidence, importance, group_key, claim_key, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (attribute_id, entity_id, aspect_id, memory_id, kind, content, normalized, confidence, importance, group_key,
+         claim_key, now, now),
     )
     return attribute_id if conn.changes() else None
+
+
+def claim_rivals(conn: apsw.Connection, *, entity_id: str, aspect_id: str, group_key: str | None, claim_key: str,
+                 normalized: str, exclude_id: str) -> list[str]:
+    """Active attributes making the same grouped claim with other content: what a newer claim replaces."""
+    return [r[0] for r in conn.execute(
+        "SELECT id FROM entity_attributes WHERE entity_id = ? AND aspect_id = ? AND group_key IS ? AND claim_key = ? "
+        "AND id <> ? AND status = 'active' AND normalized_content <> ?",
+        (entity_id, aspect_id, group_key, claim_key, exclude_id, normalized))]
 
 
 def active_siblings(conn: apsw.Connection, *, entity_id: str, aspect_id: str, exclude_id: str,
