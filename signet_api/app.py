@@ -61,7 +61,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.include_router(feedback.router)
     app.include_router(documents.router)
     app.include_router(knowledge.router)
-    app.include_router(hooks.router)
+    hooks.install(app)  # the router and its no-op answers
     app.include_router(checkpoints.router)
     app.include_router(diagnostics.router)
     app.include_router(repair.router)

@@ -71,7 +71,8 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ValidationError)
     async def _invalid_model(request: Request, exc: ValidationError) -> JSONResponse:
         # Query parameters validated through a domain model inside a route.
-        return _response(request, "invalid_request", describe_validation(exc), 422)
+        status = 400 if request.url.path.startswith(HOOKS_PREFIX) else 422
+        return _response(request, "invalid_request", describe_validation(exc), status)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:

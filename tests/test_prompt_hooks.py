@@ -80,6 +80,10 @@ def test_no_hooks_header_makes_every_hook_a_no_op(client):
     assert compacting == {"summaryPrompt": "", "guidelines": ""}
     assert client.get("/api/memories").json()["memories"] == []
     assert client.get("/api/checkpoints/k").json()["checkpoints"] == []
+    # Answered before the body is read: even a body that would fail validation gets the no-op.
+    assert client.post("/api/hooks/recall", json={}, headers=off).status_code == 200
+    assert client.post("/api/hooks/session-start", json={"harness": 5}, headers=off).json() == \
+        {"inject": "", "memories": []}
 
 
 def test_session_start_brings_back_where_the_last_session_left_off(client):
@@ -90,4 +94,9 @@ def test_session_start_brings_back_where_the_last_session_left_off(client):
     started = client.post("/api/hooks/session-start", json={"harness": "h", "project": "/repo/a"}).json()
     assert started["recentContext"] == "We migrated the billing tables; next: the API."
     assert "recentContext" not in client.post("/api/hooks/session-start", json={"harness": "h", "project": "/c"}).json()
+    other = client.post("/api/hooks/session-start", json={"harness": "h", "project": "/repo/a", "agentId": "bob"})
+    assert "recentContext" not in other.json()  # alice's... the default agent's session is not where bob left off
+    long_project = client.post("/api/hooks/compaction-complete", json={"harness": "h", "summary": "s",
+                                                                       "project": "p" * 600})
+    assert long_project.status_code == 400 and long_project.json()["code"] == "invalid_request"
     assert client.post("/api/memory/recall", json={"query": "zebra"}).json()["message"] == "No matching memories found."

@@ -25,7 +25,7 @@ def test_structured_knowledge_is_written_as_given_and_skips_extraction(client, s
         "hints": ["Where does the Signet daemon run?", "bad"],
     })
     assert saved["structured"] == {"relations": 1, "triples_rejected": 0, "aspects": 1, "attributes": 1,
-                                   "superseded": 0, "hints": 1}
+                                   "superseded": 0, "skipped": 0, "hints": 1}
     types = dict(q(svc, "SELECT canonical_name, entity_type FROM entities"))
     assert types["signet"] == "project" and types["hetzner"] == "system"
     assert q(svc, "SELECT group_key, claim_key, status FROM entity_attributes") == [("hosting", "daemon_host", "active")]
@@ -82,3 +82,24 @@ def test_codex_native_notes_are_files_for_local_callers_only(make_service, tmp_p
                               headers={"authorization": f"Bearer {token}"})
         assert refused.status_code == 403 and refused.json()["error"]["code"] == "local_only"
     assert not (tmp_path / "codex2").exists()
+
+
+def test_a_backfilled_claim_older_than_the_current_one_arrives_superseded(client, svc):
+    def claim(content, created_at=None):
+        body = {"structured": {"aspects": [{"entityName": "Signet", "aspect": "infrastructure", "attributes": [
+            {"groupKey": "hosting", "claimKey": "daemon_host", "content": content}]}]}}
+        return remember(client, content, **body, **({"createdAt": created_at} if created_at else {}))
+
+    claim("The daemon runs on the OVH box")
+    claim("The daemon ran on the Hetzner box", created_at="2024-01-01T00:00:00Z")
+    status = dict(q(svc, "SELECT content, status FROM entity_attributes"))
+    assert status == {"The daemon runs on the OVH box": "active", "The daemon ran on the Hetzner box": "superseded"}
+
+
+def test_a_retried_structured_remember_still_lands_its_knowledge(client, svc):
+    first = remember(client, "Signet ships a Dagster pipeline")
+    again = remember(client, "Signet ships a Dagster pipeline", structured={"hints": ["What does Signet ship with?"]})
+    assert again["deduped"] is True and again["id"] == first["id"] and again["structured"]["hints"] == 1
+    blank = client.post("/api/memory/remember", json={"content": "Blank aspect check", "structured": {
+        "aspects": [{"entityName": "Signet", "aspect": "   "}]}})
+    assert blank.status_code == 422

@@ -118,3 +118,24 @@ def test_aggregate_recall_answers_as_stopped_for_want_of_a_router(client):
                                                     "aggregateBudget": "medium"}).json()
     assert found["results"] == [] and found["meta"]["noHits"] is True
     assert found["aggregate"]["stoppedReason"] == "router_unavailable" and found["aggregate"]["budget"] == "medium"
+
+
+@pytest.mark.parametrize("query", ["top 5 marketing 2026 ideas", "the 3 decisions 2024", "12 novels 2025",
+                                   "mayor 3 2026 election", "2 juniper 2024", "9999-12-31", "0001-01-01"])
+def test_words_that_merely_look_like_dates_are_not_dates(query):
+    assert find_dates(query) == ([], query)
+
+
+def test_dates_at_the_calendar_edge_and_long_preposition_runs_are_harmless(client):
+    for query in ("9999-12-31", "Dec 31 9999 stuff", "0001-01-01", "to " * 3000 + "2026-05-13"):
+        response = client.post("/api/memory/recall", json={"query": query})
+        assert response.status_code == 200, query[:40]
+    days, rest = find_dates("to " * 5000 + "2026-05-13")  # linear: only the 3 words before a date are looked at
+    assert days == [date(2026, 5, 13)] and len(rest.split()) == 5000 - 3
+
+
+def test_internal_lookups_are_not_cut_to_a_day_named_in_their_text(client, utc):
+    remember(client, "Mel painted a sunrise over the lake")
+    target = remember(client, "The Nov 22 2026 outage was caused by a full disk")["id"]
+    preview = client.post("/api/memory/forget", json={"mode": "preview", "query": "Nov 22 2026 outage"}).json()
+    assert [c["id"] for c in preview["candidates"]] == [target]  # words, not every memory stored that day

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Request
+from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from signet_api.deps import actor, project_scope, reading_agent, service
@@ -20,16 +20,47 @@ from signet_pipeline.memory.prompt_hooks import (
     CompactionCompleteRequest, CompactionCompleteResult, HookRecallRequest, HookRememberRequest, PreCompactionRequest,
     PreCompactionResult, PromptSubmitRequest, PromptSubmitResult,
 )
-from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.recall import SEARCH, recall
 from signet_pipeline.memory.remember import Actor, remember
 from signet_pipeline.memory.service import MemoryService
 
-router = APIRouter(tags=["hooks"])
+# What each hook answers under `x-signet-no-hooks: 1` (the reference's no-ops: an agent a hook
+# spawned must neither read nor write through hooks).
+NO_OP: dict[str, dict] = {
+    "/api/hooks/session-start": {"inject": "", "memories": []},
+    "/api/hooks/session-end": {"memoriesSaved": 0},
+    "/api/hooks/user-prompt-submit": {"inject": "", "memories": []},
+    "/api/hooks/pre-compaction": {"summaryPrompt": "", "guidelines": ""},
+    "/api/hooks/compaction-complete": {"success": True},
+    "/api/hooks/remember": {"success": True, "memories": []},
+    "/api/hooks/recall": {"results": [], "query": "", "method": "none",
+                          "meta": {"totalReturned": 0, "hasSupplementary": False, "noHits": True}},
+}
+
+
+class HooksOff(Exception):
+    """Raised before the body is validated, so a no-op never depends on what the body holds."""
+
+    def __init__(self, answer: dict):
+        super().__init__("x-signet-no-hooks")
+        self.answer = answer
+
+
+def _no_hooks(request: Request) -> None:
+    if request.headers.get("x-signet-no-hooks", "").strip() == "1":
+        raise HooksOff(NO_OP[request.url.path])
+
+
+def install(app: FastAPI) -> None:
+    async def _answer(request: Request, exc: HooksOff) -> JSONResponse:
+        return JSONResponse(exc.answer)
+
+    app.add_exception_handler(HooksOff, _answer)
+    app.include_router(router)
+
+
+router = APIRouter(tags=["hooks"], dependencies=[Depends(_no_hooks)])
 Service = Annotated[MemoryService, Depends(service)]
-
-
-def _hooks_off(request: Request) -> bool:
-    return request.headers.get("x-signet-no-hooks", "").strip() == "1"
 
 
 def _identify(request: Request, body: hooks._HookRequest) -> None:
@@ -44,8 +75,6 @@ def _identify(request: Request, body: hooks._HookRequest) -> None:
 @router.post("/api/hooks/session-start", response_model=SessionStartResult, response_model_exclude_none=True,
              summary="Context to inject into a new session (pinned and constraints first, then recall)")
 def session_start_route(request: Request, body: SessionStartRequest, svc: Service) -> SessionStartResult:
-    if _hooks_off(request):
-        return SessionStartResult(inject="", memories=[])
     _identify(request, body)
     return hooks.session_start(svc, body)
 
@@ -53,8 +82,6 @@ def session_start_route(request: Request, body: SessionStartRequest, svc: Servic
 @router.post("/api/hooks/session-end", response_model=SessionEndResult, response_model_exclude_none=True,
              summary="End a session: keep its transcript, queue its summary into memories, aspect feedback")
 def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -> SessionEndResult:
-    if _hooks_off(request):
-        return SessionEndResult(memoriesSaved=0)
     _identify(request, body)
     body.project = project_scope(request) or body.project
     return hooks.session_end(svc, body, read_files=request.state.identity.trusted)
@@ -63,8 +90,6 @@ def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -
 @router.post("/api/hooks/user-prompt-submit", response_model=PromptSubmitResult,
              summary="Context for one prompt: what recall finds that the session does not hold yet")
 def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: Service) -> PromptSubmitResult:
-    if _hooks_off(request):
-        return PromptSubmitResult(inject="", memories=[])
     _identify(request, body)
     return prompt_hooks.user_prompt_submit(svc, body)
 
@@ -72,8 +97,6 @@ def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: S
 @router.post("/api/hooks/pre-compaction", response_model=PreCompactionResult,
              summary="Instructions for the summary a harness writes before compacting its context")
 def pre_compaction_route(request: Request, body: PreCompactionRequest, svc: Service) -> PreCompactionResult:
-    if _hooks_off(request):
-        return PreCompactionResult(summaryPrompt="", guidelines="")
     _identify(request, body)
     return prompt_hooks.pre_compaction(svc, body)
 
@@ -82,8 +105,6 @@ def pre_compaction_route(request: Request, body: PreCompactionRequest, svc: Serv
              response_model_exclude_none=True, summary="Keep a compaction summary as a memory")
 def compaction_complete_route(request: Request, body: CompactionCompleteRequest, svc: Service,
                               who: Annotated[Actor, Depends(actor)]) -> CompactionCompleteResult:
-    if _hooks_off(request):
-        return CompactionCompleteResult(success=True)
     _identify(request, body)
     body.project = project_scope(request) or body.project  # a project-scoped token files into its project
     return prompt_hooks.compaction_complete(svc, body, who)
@@ -91,9 +112,7 @@ def compaction_complete_route(request: Request, body: CompactionCompleteRequest,
 
 @router.post("/api/hooks/remember", response_model=RememberResult, summary="Remember, from a harness")
 def hook_remember_route(request: Request, body: HookRememberRequest, svc: Service,
-                        who: Annotated[Actor, Depends(actor)]) -> RememberResult | JSONResponse:
-    if _hooks_off(request):  # the reference's no-op answer (an agent spawned by a hook must not write)
-        return JSONResponse({"success": True, "memories": []})
+                        who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     require_harness(body.harness)
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     body.project = project_scope(request) or body.project
@@ -101,12 +120,9 @@ def hook_remember_route(request: Request, body: HookRememberRequest, svc: Servic
 
 
 @router.post("/api/hooks/recall", response_model=RecallResult, summary="Recall, from a harness")
-def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -> RecallResult | JSONResponse:
-    if _hooks_off(request):
-        return JSONResponse({"results": [], "query": body.query, "method": "none",
-                             "meta": {"totalReturned": 0, "hasSupplementary": False, "noHits": True}})
+def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -> RecallResult:
     require_harness(body.harness)
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
-    return recall(svc, body)
+    return recall(svc, body, SEARCH)

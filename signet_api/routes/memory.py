@@ -12,7 +12,7 @@ from signet_pipeline.errors import Forbidden
 from signet_pipeline.memory import codex_notes, reads
 from signet_pipeline.memory.codex_notes import CodexNoteRequest, CodexNoteResult
 from signet_pipeline.memory.models import RecallRequest, RecallResult, RememberRequest, RememberResult
-from signet_pipeline.memory.recall import recall
+from signet_pipeline.memory.recall import SEARCH, recall
 from signet_pipeline.memory.remember import Actor, remember
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store.memories import MemoryFilter
@@ -65,7 +65,7 @@ def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> Recall
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
-    return recall(svc, body)
+    return recall(svc, body, SEARCH)
 
 
 @router.post("/api/memory/recall", response_model=RecallResult, summary="Hybrid search (BM25 + vector)")

@@ -34,6 +34,7 @@ PINNED_MAX = 20
 TRANSCRIPT_SUFFIXES = frozenset({".jsonl", ".json", ".md", ".txt", ".log"})
 HEADER = "[signet memory]"
 RECENT_CONTEXT_CHARS = 1000
+RECENT_CONTEXT_SCAN = 20  # newest readable summaries looked through for the agent's own
 SUMMARY_TYPE = "session_summary"  # what compaction-complete and session summaries store
 ELLIPSIS = "…"
 
@@ -63,7 +64,7 @@ def require_harness(harness: str | None) -> str:
 
 
 class SessionStartRequest(_HookRequest):
-    project: str | None = Field(None, max_length=1000)
+    project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
     context: str | None = Field(None, max_length=20_000)
     harness_agent_id: str | None = _alias("harnessAgentId", "harness_agent_id")
     parent_session_key: str | None = _alias("parentSessionKey", "parent_session_key")
@@ -157,10 +158,12 @@ def recent_context(svc: MemoryService, req: SessionStartRequest) -> str | None:
     """Where the last session left off: the newest session summary (compaction or session-end) the
     agent can see, of this project when one is named, cut to RECENT_CONTEXT_CHARS."""
     flt = MemoryFilter(agent_id=req.agent_id, types=[SUMMARY_TYPE], project=req.project)
-    latest = mem_store.list_page(svc.db.reader(), flt, 1, 0)
-    if not latest:
+    # The agent's own sessions: another agent's shared summary is not where this one left off.
+    latest = next((r for r in mem_store.list_page(svc.db.reader(), flt, RECENT_CONTEXT_SCAN, 0)
+                   if r["agent_id"] == req.agent_id), None)
+    if latest is None:
         return None
-    text = " ".join(latest[0]["content"].split())
+    text = " ".join(latest["content"].split())
     return text if len(text) <= RECENT_CONTEXT_CHARS else text[:RECENT_CONTEXT_CHARS - 1].rstrip() + ELLIPSIS
 
 

@@ -70,6 +70,13 @@ class StructuredAspect(_Request):
     aspect: str = Field(..., min_length=1, max_length=100)
     attributes: list[StructuredAttribute] = Field(default_factory=list, max_length=50)
 
+    @field_validator("entity_name", "aspect")
+    @classmethod
+    def _named(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return " ".join(value.split())
+
 
 class Structured(_Request):
     """Knowledge the caller authors with the memory (memory-api "structured"): the memory then

@@ -10,7 +10,7 @@ from pydantic import AliasChoices, BaseModel, Field
 from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.memory import checkpoints
 from signet_pipeline.memory.hooks import SUMMARY_TYPE, InjectedMemory, _alias, _HookRequest, compose
-from signet_pipeline.memory.models import RecallRequest, RememberRequest
+from signet_pipeline.memory.models import MAX_PROJECT_CHARS, RecallRequest, RememberRequest
 from signet_pipeline.memory.recall import RecallOptions, recall
 from signet_pipeline.memory.remember import Actor, remember
 from signet_pipeline.memory.service import MemoryService
@@ -40,7 +40,7 @@ class HookRecallRequest(RecallRequest):
 
 
 class PromptSubmitRequest(_HookRequest):
-    project: str | None = Field(None, max_length=1000)
+    project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
     user_message: str | None = Field(None, max_length=100_000,
                                      validation_alias=AliasChoices("userMessage", "user_message"))
     user_prompt: str | None = Field(None, max_length=100_000, validation_alias=AliasChoices("userPrompt", "user_prompt"))
@@ -71,7 +71,7 @@ class PreCompactionResult(BaseModel):
 
 class CompactionCompleteRequest(_HookRequest):
     summary: str | None = Field(None, max_length=100_000)
-    project: str | None = Field(None, max_length=1000)
+    project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
 
 
 class CompactionCompleteResult(BaseModel):

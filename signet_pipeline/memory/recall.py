@@ -56,6 +56,7 @@ from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
 NO_HITS = "No matching memories found."
+NO_DEDUPE = {"enabled": False, "contextEpoch": 0, "suppressed": 0, "repeatedReturned": 0}
 AGGREGATE_UNAVAILABLE = "aggregate recall needs an inference router, which is not available: recall without aggregate"
 log = logging.getLogger("signet.recall")
 
@@ -238,7 +239,7 @@ def count_session_fts_hits(svc: MemoryService, session_key: str, memory_ids: lis
 
 @dataclass(frozen=True)
 class RecallOptions:
-    """How an internal caller tunes recall; the API always uses the defaults (the settings)."""
+    """How a caller tunes recall; the API's search endpoints use SEARCH (the settings, plus temporal)."""
 
     track_access: bool = True  # False: the lookup does not count as the memories being used
     pool: int | None = None  # candidates per leg (search.candidate_pool)
@@ -246,6 +247,12 @@ class RecallOptions:
     hub_correction: bool = True  # search.hub_penalty applies
     graph: bool = True  # traversal, graph boost and dampening (memory.pipelineV2.graph/traversal/dampening)
     record_session: bool = True  # False: the caller records in the session ledger what it really used
+    # Date phrases and `time` (memory-api temporal recall) serve a caller's search; internal lookups
+    # (decisions, forget by query, injection hooks) whose text merely holds a date must not be cut to that day.
+    temporal: bool = False
+
+
+SEARCH = RecallOptions(temporal=True)  # what the API's recall endpoints use
 
 
 def _aggregate_unavailable(req: RecallRequest, watch: Stopwatch) -> RecallResult:
@@ -253,7 +260,7 @@ def _aggregate_unavailable(req: RecallRequest, watch: Stopwatch) -> RecallResult
     not have: the spec's answer for that is a no-hit shape with aggregate.stoppedReason."""
     return RecallResult(results=[], query=req.query, method="keyword", message=AGGREGATE_UNAVAILABLE,
                         meta={"totalReturned": 0, "hasSupplementary": False, "noHits": True,
-                              "timings": {"totalMs": watch.total_ms, "stages": watch.stages}},
+                              "timings": {"totalMs": watch.total_ms, "stages": watch.stages}, "dedupe": NO_DEDUPE},
                         aggregate={"saved": False, "deduped": False, "budget": req.aggregate_budget, "queries": [],
                                    "sourceMemoryIds": [], "stoppedReason": "router_unavailable", "usage": None})
 
@@ -274,7 +281,7 @@ def _timeline(svc: MemoryService, req: RecallRequest, when: temporal.Plan, flt: 
     return RecallResult(results=hits, query=when.original_query, method="timeline", message=None if hits else NO_HITS,
                         meta={"totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
                               "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
-                              "dedupe": {"enabled": False, "contextEpoch": 0, "suppressed": 0, "repeatedReturned": 0},
+                              "dedupe": NO_DEDUPE,
                               "temporal": when.meta()})
 
 
@@ -287,7 +294,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     min_score = cfg.min_score if req.min_score is None else req.min_score
     if req.aggregate:
         return _aggregate_unavailable(req, watch)
-    when = temporal.plan(req.query, req.time)
+    when = temporal.plan(req.query, req.time) if options.temporal else None
     if when is not None:  # the date words leave the query; the window filters every leg
         req = req.model_copy(update={"query": when.content_query})
     flt = build_filter(svc, req)

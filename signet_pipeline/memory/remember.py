@@ -150,8 +150,11 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
         results.extend(_write(svc, prepared, actor, pipeline_jobs))
     _keep_transcripts(svc, reqs)
     for req, result in zip(reqs, results):
-        if req.structured is not None and not result.deduped:  # the caller's knowledge, after the row exists
-            result.structured = structured.apply(svc, mem_store.get(svc.db.reader(), result.id), req.structured)
+        # The caller's knowledge, after the row exists; also for a deduped retry (every part is
+        # idempotent), so a retry after a failure, or with a corrected payload, still lands.
+        row = mem_store.get(svc.db.reader(), result.id) if req.structured is not None else None
+        if row is not None:
+            result.structured = structured.apply(svc, row, req.structured)
     return results
 
 

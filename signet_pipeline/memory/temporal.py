@@ -24,7 +24,7 @@ from signet_pipeline.memory.models import RecallHit, TimeRange
 from signet_pipeline.store import temporal as temporal_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.store.temporal import FACETS, Window
-from signet_pipeline.timeutil import to_iso
+from signet_pipeline.timeutil import MAX_YEAR, MIN_YEAR, to_iso
 
 # Which facet a result is placed by when several fall in the window: the event's own time first.
 ANNOTATION_ORDER = ("occurred", "observed", "source", "valid", "session", "captured")
@@ -34,15 +34,17 @@ FAR_PAST, FAR_FUTURE = "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"
 
 _MONTHS = {name: i + 1 for i, name in enumerate(
     ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"])}
-_MONTH = r"(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+# Month names in full or abbreviated, as whole words ("marketing" and "decisions" are not months).
+_MONTH = (r"(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|"
+          r"oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b\.?")
 _DATES = [  # (pattern, (year, month, day) group order); month groups are names
     (re.compile(r"\b(\d{4})[-/](\d{1,2})[-/](\d{1,2})\b"), (1, 2, 3)),
     (re.compile(rf"\b{_MONTH}\s+(\d{{1,2}})(?:st|nd|rd|th)?,?\s+(\d{{4}})\b", re.IGNORECASE), (3, 1, 2)),
     (re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?{_MONTH},?\s+(\d{{4}})\b", re.IGNORECASE), (3, 2, 1)),
 ]
-# A preposition left dangling where a date was ("what happened on ___").
-_DANGLING = re.compile(r"\b(on|at|in|from|since|during|for|of|between|and|to)\b(?=\s*(?:$|[,.;:?!]))",
-                       re.IGNORECASE)
+# Prepositions a removed date leaves behind ("what happened on ___", "between ___ and ___").
+_PREPOSITIONS = frozenset({"on", "at", "in", "from", "since", "during", "for", "of", "between", "and", "to", "until"})
+_PREPOSITIONS_BEFORE = 3  # at most this many words before a date are checked
 _WORD = re.compile(r"\w")
 
 
@@ -56,33 +58,44 @@ class Plan:
 
     def meta(self) -> dict[str, Any]:
         return {"mode": self.mode, "source": self.source, "originalQuery": self.original_query,
-                "contentQuery": self.content_query, "start": self.window.start, "end": self.window.end,
+                "contentQuery": self.content_query,
+                "start": None if self.window.start == FAR_PAST else self.window.start,  # open bounds: null
+                "end": None if self.window.end == FAR_FUTURE else self.window.end,
                 "facets": list(self.window.facets)}
 
 
 def _day(year: str, month: str, day: str) -> date | None:
     try:
         number = int(month) if month.isdigit() else _MONTHS[month[:3].lower()]
-        return date(int(year), number, int(day))
+        found = date(int(year), number, int(day))
     except (ValueError, KeyError):
         return None  # 2026-02-30 is not a date: the words stay in the query
+    # Stored timestamps have four-digit years; the day after must exist too.
+    return found if MIN_YEAR <= found.year < MAX_YEAR else None
 
 
 def find_dates(query: str) -> tuple[list[date], str]:
-    """The exact dates the query names, and the query without them."""
-    found: list[date] = []
-    text = query
+    """The exact dates the query names, and the query without them (nor the prepositions right
+    before them). Linear in the query's length."""
+    spans: list[tuple[int, int, date]] = []
     for pattern, order in _DATES:
-        def take(match: re.Match, order: tuple[int, int, int] = order) -> str:
+        for match in pattern.finditer(query):
             day = _day(*(match.group(i) for i in order))
-            if day is None:
-                return match.group(0)
-            found.append(day)
-            return " "
-        text = pattern.sub(take, text)
-    while found and (stripped := _DANGLING.sub(" ", text).strip()) != text.strip():  # "between _ and _"
-        text = stripped
-    return found, " ".join(text.split())
+            if day is not None and not any(s < match.end() and match.start() < e for s, e, _ in spans):
+                spans.append((match.start(), match.end(), day))
+    if not spans:
+        return [], " ".join(query.split())
+    pieces, cursor = [], 0
+    for start, end, _ in sorted(spans):
+        before = query[cursor:start].split(" ")
+        kept = len(before)
+        while kept > 0 and len(before) - kept < _PREPOSITIONS_BEFORE + 1 and \
+                (before[kept - 1].lower() in _PREPOSITIONS or not before[kept - 1]):
+            kept -= 1
+        pieces.append(" ".join(before[:kept]))
+        cursor = end
+    pieces.append(query[cursor:])
+    return [day for _, _, day in sorted(spans)], " ".join(" ".join(pieces).split())
 
 
 def _local_midnight(day: date) -> str:
@@ -102,7 +115,7 @@ def plan(query: str, requested: TimeRange | None) -> Plan | None:
         source, mode = "query", "auto"
     else:
         return None
-    if mode == "auto":
+    if mode == "auto" or not _WORD.search(content):  # with no words left there is nothing to filter
         mode = "filter" if _WORD.search(content) else "timeline"
     return Plan(mode, source, query, content, window)
 

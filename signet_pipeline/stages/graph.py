@@ -105,18 +105,31 @@ def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEnti
     return report
 
 
+def _settle_claim(conn: apsw.Connection, attribute_id: str, written_at: str, now: str, rivals: list[Row]) -> int:
+    """A claim replaces the active rivals on its entity / aspect / group / claim whose memories are
+    not newer (superseded_by points at it); a backfilled claim older than the newest rival arrives
+    superseded by that rival instead (spec: supersession compares source time, not ingest time).
+    Returns the attributes superseded."""
+    if rivals and rivals[0]["at"] > written_at:
+        graph_store.supersede_attribute(conn, attribute_id, by=rivals[0]["id"], now=now)
+        return 1
+    for rival in rivals:
+        graph_store.supersede_attribute(conn, rival["id"], by=attribute_id, now=now)
+    return len(rivals)
+
+
 def persist_aspects(svc: MemoryService, source: Row, aspects: Sequence[StructuredAspect]) -> dict[str, int]:
     """Aspect attributes a caller authored (remember `structured.aspects`), in one transaction: the
     entity (typed when the caller says), a mention of the memory, the aspect, each attribute with
-    its groupKey / claimKey. A claim replaces the older active attributes of the same entity,
-    aspect, group and claim whose content differs (superseded_by points at it); attributes
-    without a claimKey never supersede anything."""
-    counts = {"aspects": 0, "attributes": 0, "superseded": 0}
+    its groupKey / claimKey. Claims settle by source time (_settle_claim); attributes without a
+    claimKey never supersede anything. Entity names too short to resolve are counted as skipped."""
+    counts = {"aspects": 0, "attributes": 0, "superseded": 0, "skipped": 0}
     with svc.db.write() as conn:
         now = now_iso()
         for item in aspects:
             canonical = canonical_name(item.entity_name)
             if len(canonical) < MIN_ENTITY_NAME:
+                counts["skipped"] += 1
                 continue
             entity_id = graph_store.upsert_entity(conn, agent_id=source["agent_id"], name=item.entity_name,
                                                   canonical=canonical, now=now, entity_type=item.entity_type or "extracted")
@@ -134,9 +147,9 @@ def persist_aspects(svc: MemoryService, source: Row, aspects: Sequence[Structure
                     continue
                 counts["attributes"] += 1
                 if attr.claim_key:
-                    for rival in graph_store.claim_rivals(conn, entity_id=entity_id, aspect_id=aspect_id,
-                                                          group_key=attr.group_key, claim_key=attr.claim_key,
-                                                          normalized=normalized, exclude_id=attribute_id):
-                        graph_store.supersede_attribute(conn, rival, by=attribute_id, now=now)
-                        counts["superseded"] += 1
+                    counts["superseded"] += _settle_claim(conn, attribute_id, source["created_at"], now,
+                                                          graph_store.claim_rivals(
+                                                              conn, entity_id=entity_id, aspect_id=aspect_id,
+                                                              group_key=attr.group_key, claim_key=attr.claim_key,
+                                                              normalized=normalized, exclude_id=attribute_id))
     return counts

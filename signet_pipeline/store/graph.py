@@ -63,12 +63,14 @@ def add_attribute(conn: apsw.Connection, *, entity_id: str, aspect_id: str | Non
 
 
 def claim_rivals(conn: apsw.Connection, *, entity_id: str, aspect_id: str, group_key: str | None, claim_key: str,
-                 normalized: str, exclude_id: str) -> list[str]:
-    """Active attributes making the same grouped claim with other content: what a newer claim replaces."""
-    return [r[0] for r in conn.execute(
-        "SELECT id FROM entity_attributes WHERE entity_id = ? AND aspect_id = ? AND group_key IS ? AND claim_key = ? "
-        "AND id <> ? AND status = 'active' AND normalized_content <> ?",
-        (entity_id, aspect_id, group_key, claim_key, exclude_id, normalized))]
+                 normalized: str, exclude_id: str) -> list[Row]:
+    """Active attributes making the same grouped claim with other content, newest source first:
+    (id, at) where `at` is when their memory says it was written (createdAt for backfills)."""
+    return rows(conn, "SELECT a.id, coalesce(m.created_at, a.created_at) AS at FROM entity_attributes a "
+                      "LEFT JOIN memories m ON m.id = a.memory_id WHERE a.entity_id = ? AND a.aspect_id = ? "
+                      "AND a.group_key IS ? AND a.claim_key = ? AND a.id <> ? AND a.status = 'active' "
+                      "AND a.normalized_content <> ? ORDER BY at DESC",
+                (entity_id, aspect_id, group_key, claim_key, exclude_id, normalized))
 
 
 def active_siblings(conn: apsw.Connection, *, entity_id: str, aspect_id: str, exclude_id: str,
