@@ -12,6 +12,7 @@ these machines cannot load extensions (DESIGN.md).
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -28,12 +29,29 @@ Params = Sequence[Any] | dict[str, Any]
 BUSY_TIMEOUT_MS = 30_000
 
 
+def _enable_wal(conn: apsw.Connection) -> None:
+    """Switching a new file to WAL takes the database exclusively for a moment, and SQLite answers
+    BUSY at once there rather than through the busy handler: processes opening a new store together
+    (API and Dagster at `signet up`) retry, with backoff, up to the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    delay = 0.005
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            return
+        except apsw.BusyError:
+            if time.monotonic() >= deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
+
+
 def _configure(conn: apsw.Connection) -> None:
     conn.enable_load_extension(True)
     conn.load_extension(sqlite_vec.loadable_path())
     conn.enable_load_extension(False)
     conn.set_busy_timeout(BUSY_TIMEOUT_MS)
-    conn.execute("PRAGMA journal_mode=WAL")
+    _enable_wal(conn)
     conn.execute("PRAGMA synchronous=NORMAL")  # durable across app crashes in WAL; fsync at checkpoint
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA temp_store=MEMORY")
