@@ -74,13 +74,16 @@ def claim_rivals(conn: apsw.Connection, *, entity_id: str, aspect_id: str, group
 
 
 def active_siblings(conn: apsw.Connection, *, entity_id: str, aspect_id: str, exclude_id: str,
-                    containing: list[str], limit: int) -> list[Row]:
-    """The newest `limit` active plain attributes on the same entity aspect (constraints are never
-    superseded) whose normalized content contains one of the given lowercase words (substring)."""
-    return rows(conn, "SELECT id, content FROM entity_attributes WHERE entity_id = ? AND aspect_id = ? AND id <> ? "
-                      "AND status = 'active' AND kind = 'attribute' AND EXISTS (SELECT 1 FROM json_each(?) "
-                      "WHERE instr(normalized_content, json_each.value) > 0) ORDER BY created_at DESC LIMIT ?",
-                (entity_id, aspect_id, exclude_id, json.dumps(containing), limit))
+                    containing: list[str], limit: int, scan: int) -> list[Row]:
+    """Among the newest `scan` active attributes of the aspect (walked newest first on
+    idx_attributes_aspect_recent, so a busy aspect costs `scan` rows, not all of them), the plain
+    ones on the same entity (constraints are never superseded) whose normalized content contains
+    one of the given lowercase words (substring), at most `limit`."""
+    return rows(conn, "SELECT id, content FROM (SELECT id, content, normalized_content, entity_id, kind "
+                      "FROM entity_attributes WHERE aspect_id = ? AND status = 'active' ORDER BY created_at DESC "
+                      "LIMIT ?) WHERE entity_id = ? AND id <> ? AND kind = 'attribute' AND EXISTS (SELECT 1 FROM "
+                      "json_each(?) WHERE instr(normalized_content, json_each.value) > 0) LIMIT ?",
+                (aspect_id, scan, entity_id, exclude_id, json.dumps(containing), limit))
 
 
 def supersede_attribute(conn: apsw.Connection, attribute_id: str, *, by: str, now: str) -> None:
