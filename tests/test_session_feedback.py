@@ -126,3 +126,19 @@ def test_weights_clamp_and_stale_aspects_decay_every_n_sessions(client, svc, pla
     assert aspect_weight(svc, "signet", "stack") == pytest.approx(0.4)
     other_agent = apply_session_feedback(svc.db, session_key="none", agent_id="other", cfg=cfg, now=later)
     assert other_agent.decayed_aspects == 0  # decay is per agent and throttled per agent
+
+
+def test_explicit_ratings_move_the_aspects_of_the_rated_memory(client, svc):
+    def aspect_weight():
+        return svc.db.reader().execute("SELECT weight FROM entity_aspects").fetchall()[0][0]
+
+    saved = client.post("/api/memory/remember", json={"content": "Signet runs its daemon on the Hetzner box",
+                                                      "structured": {"aspects": [{
+                                                          "entityName": "Signet", "aspect": "infrastructure",
+                                                          "attributes": [{"content": "daemon on Hetzner"}]}]}}).json()
+    start = aspect_weight()
+    up = client.post("/api/memory/feedback", json={"memory_id": saved["id"], "feedback_type": "positive"}).json()
+    assert up["aspectsUpdated"] == 1 and aspect_weight() > start
+    client.post("/api/memory/feedback", json={"feedback": {saved["id"]: -1}})
+    client.post("/api/memory/feedback", json={"feedback": {saved["id"]: -1}})
+    assert aspect_weight() < start

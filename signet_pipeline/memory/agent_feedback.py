@@ -1,6 +1,9 @@
 """Agent feedback on memories (the memory_feedback MCP tool, POST /api/memory/feedback): positive,
 negative or correction signals, or -1..1 relevance ratings, about memories the caller can see,
-kept in agent_feedback for memory-quality work. It does not change a memory: memory_modify does."""
+kept in agent_feedback. It does not change a memory (memory_modify does), but it is a usage signal
+like the session-end FTS confirmations (memory/aspect_feedback.py): the aspects a rated memory's
+attributes sit on move by `feedback.delta` x score (positive 1, negative and correction -1),
+clamped to [minWeight, maxWeight], in the same transaction."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ from signet_pipeline.memory.reads import visible
 from signet_pipeline.memory.remember import Actor
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import feedback as feedback_store
+from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.timeutil import now_iso
 
@@ -24,6 +28,8 @@ def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: 
     unknown and unreadable ids)."""
     items = req.items()
     ids: list[int] = []
+    cfg = svc.settings.pipeline.feedback
+    deltas: dict[str, float] = {}
     with svc.db.write() as conn:
         now = now_iso()
         for memory_id, feedback_type, score in items:
@@ -35,7 +41,13 @@ def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: 
             ids.append(feedback_store.insert(
                 conn, memory_id=memory_id, agent_id=agent_id, session_id=req.session_id, feedback_type=feedback_type,
                 score=score, correction_text=req.correction_text, actor=actor.name, actor_type=actor.type, now=now))
+            signal = score if score is not None else (1.0 if feedback_type == "positive" else -1.0)
+            for aspect_id in graph_store.aspect_confirmations(conn, [memory_id]):
+                deltas[aspect_id] = deltas.get(aspect_id, 0.0) + cfg.delta * signal
+        updated = graph_store.adjust_aspect_weights(conn, deltas, low=cfg.min_weight, high=cfg.max_weight,
+                                                    now=now) if cfg.enabled and deltas else 0
     if req.ratings is None:
         return {"success": True, "ok": True, "recorded": 1, "id": ids[0], "memoryId": req.memory_id,
-                "feedbackType": req.feedback_type}
-    return {"success": True, "ok": True, "recorded": len(ids), "ignored": len(req.ratings) - len(ids)}
+                "feedbackType": req.feedback_type, "aspectsUpdated": updated}
+    return {"success": True, "ok": True, "recorded": len(ids), "ignored": len(req.ratings) - len(ids),
+            "aspectsUpdated": updated}
