@@ -39,9 +39,9 @@ import numpy as np
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory import temporal
 from signet_pipeline.memory.fts_query import QueryTerms, match_for, query_tokens, within_budget
-from signet_pipeline.memory.models import RecallHit, RecallRequest, RecallResult
+from signet_pipeline.memory.models import RecallRequest, RecallResult
+from signet_pipeline.memory.recall_answers import NO_HITS, Stopwatch, aggregate_unavailable, timeline, to_hit
 from signet_pipeline.memory.rerank import rerank
-from signet_pipeline.memory.content import tags_text
 from signet_pipeline.memory.dampening import Candidate, dampen
 from signet_pipeline.memory.graph_recall import Traversal, boost_ids, traverse
 from signet_pipeline.memory.hubness import dampen_hubs
@@ -50,39 +50,16 @@ from signet_pipeline.memory.session_context import Ledger, transcripts_for
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
-from signet_pipeline.store import temporal as temporal_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
-NO_HITS = "No matching memories found."
-NO_DEDUPE = {"enabled": False, "contextEpoch": 0, "suppressed": 0, "repeatedReturned": 0}
-AGGREGATE_UNAVAILABLE = "aggregate recall needs an inference router, which is not available: recall without aggregate"
 log = logging.getLogger("signet.recall")
 
 # With a selective filter, score only the matching rows when there are at most this many.
 RESTRICTED_SCAN_MAX = 50_000
 # The vector leg widens its fetch up to this many neighbours before restricting the scan.
 WIDEN_MAX = 4096
-
-
-class Stopwatch:
-    def __init__(self) -> None:
-        self.started = time.perf_counter()
-        self._mark = self.started
-        self.stages: list[dict[str, float | str]] = []
-
-    def lap(self, name: str) -> None:
-        now = time.perf_counter()
-        self.add(name, (now - self._mark) * 1000)
-        self._mark = now
-
-    def add(self, name: str, ms: float) -> None:
-        self.stages.append({"name": name, "durationMs": round(ms, 3)})
-
-    @property
-    def total_ms(self) -> float:
-        return round((time.perf_counter() - self.started) * 1000, 3)
 
 
 def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
@@ -216,16 +193,6 @@ def _wait(svc: MemoryService, future: Future) -> VectorLeg | None:
     return None
 
 
-def to_hit(row: Row, score: float, source: str) -> RecallHit:
-    return RecallHit(
-        id=row["id"], content=row["content"], score=round(score, 6), source=source, type=row["type"],
-        tags=tags_text(row["tags"]), pinned=bool(row["pinned"]), importance=row["importance"], who=row["who"],
-        project=row["project"], created_at=row["created_at"], agent_id=row["agent_id"],
-        visibility=row["visibility"], source_id=row["source_id"], source_type=row["source_type"],
-        source_memory_id=row["source_memory_id"], subject_id=row["id"],
-    )
-
-
 def count_session_fts_hits(svc: MemoryService, session_key: str, memory_ids: list[str]) -> None:
     """Full-text hits on memories the session was given at start: the aspect feedback's signal.
     Bookkeeping only, so a failure is logged and the recall still answers."""
@@ -255,36 +222,6 @@ class RecallOptions:
 SEARCH = RecallOptions(temporal=True)  # what the API's recall endpoints use
 
 
-def _aggregate_unavailable(req: RecallRequest, watch: Stopwatch) -> RecallResult:
-    """Aggregate recall synthesizes an answer through an inference router, which this service does
-    not have: the spec's answer for that is a no-hit shape with aggregate.stoppedReason."""
-    return RecallResult(results=[], query=req.query, method="keyword", message=AGGREGATE_UNAVAILABLE,
-                        meta={"totalReturned": 0, "hasSupplementary": False, "noHits": True,
-                              "timings": {"totalMs": watch.total_ms, "stages": watch.stages}, "dedupe": NO_DEDUPE},
-                        aggregate={"saved": False, "deduped": False, "budget": req.aggregate_budget, "queries": [],
-                                   "sourceMemoryIds": [], "stoppedReason": "router_unavailable", "usage": None})
-
-
-def _timeline(svc: MemoryService, req: RecallRequest, when: temporal.Plan, flt: MemoryFilter, limit: int,
-              watch: Stopwatch) -> RecallResult:
-    """A date-only query: the window's memories, oldest event first (no relevance, so no access
-    or session-ledger bookkeeping)."""
-    conn = svc.db.reader()
-    found = {r["id"]: r for r in temporal_store.in_window(conn, flt, limit)}
-    hits = [to_hit(row, 1.0, "timeline") for row in found.values()]
-    temporal.annotate(conn, hits, found, when.window)
-    if req.expand:
-        expanded = transcripts_for(svc, list(found.values()), flt.agent_id)
-        for hit in hits:
-            hit.transcript = expanded.get(hit.id)
-    watch.lap("timeline")
-    return RecallResult(results=hits, query=when.original_query, method="timeline", message=None if hits else NO_HITS,
-                        meta={"totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
-                              "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
-                              "dedupe": NO_DEDUPE,
-                              "temporal": when.meta()})
-
-
 def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
     cfg = svc.settings.search
     watch = Stopwatch()
@@ -293,7 +230,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     alpha = cfg.alpha if req.alpha is None else req.alpha
     min_score = cfg.min_score if req.min_score is None else req.min_score
     if req.aggregate:
-        return _aggregate_unavailable(req, watch)
+        return aggregate_unavailable(req, watch)
     when = temporal.plan(req.query, req.time) if options.temporal else None
     if when is not None:  # the date words leave the query; the window filters every leg
         req = req.model_copy(update={"query": when.content_query})
@@ -301,7 +238,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     if when is not None:
         flt.window = when.window
         if when.mode == "timeline":
-            return _timeline(svc, req, when, flt, limit, watch)
+            return timeline(svc, req, when, flt, limit, watch)
     conn = svc.db.reader()
 
     vector_leg: Future | None = None
