@@ -1,5 +1,5 @@
 """Analytics endpoints (architecture "Analytics"): usage counters, the stage error ring, latency
-histograms. Request counters are this API process's; providers, errors and job latency are read
+histograms, continuity scores. Request counters are this API process's; providers, errors and job latency are read
 from the store, so they include the Dagster runs."""
 
 from __future__ import annotations
@@ -8,12 +8,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 
-from signet_api.deps import service
+from signet_api.deps import reading_agent, service
 from signet_pipeline.errors import InvalidRequest
-from signet_pipeline.memory import analytics
+from signet_pipeline.memory import analytics, continuity
 from signet_pipeline.memory.analytics import (
     ERROR_RING_SIZE, Analytics, ErrorCode, ErrorsReport, LatencyReport, Stage, UsageReport,
 )
+from signet_pipeline.memory.continuity import ContinuityReport
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.timeutil import normalize_iso
 
@@ -52,3 +53,16 @@ def errors_route(svc: Service,
             summary="Latency p50/p95/p99/count/mean for remember, recall, mutate (this process) and jobs")
 def latency_route(svc: Service, stats: Counters) -> LatencyReport:
     return stats.latency(svc.db)
+
+
+@router.get("/api/analytics/continuity", response_model=ContinuityReport,
+            summary="Continuity scores of the agent's sessions over time, newest first")
+def continuity_route(request: Request, svc: Service, project: Annotated[str | None, Query(max_length=500)] = None,
+                     limit: Annotated[int, Query(ge=1, le=1000)] = 100, agentId: str | None = None) -> ContinuityReport:
+    return continuity.history(svc, agent_id=reading_agent(request, agentId), project=project, limit=limit)
+
+
+@router.get("/api/analytics/continuity/latest", response_model=ContinuityReport,
+            summary="The newest continuity score of each project")
+def continuity_latest_route(request: Request, svc: Service, agentId: str | None = None) -> ContinuityReport:
+    return continuity.latest(svc, agent_id=reading_agent(request, agentId))

@@ -14,6 +14,10 @@ back). Those memories go through extraction like any other: facts, decisions, th
 A transcript that only grew since its last summary (its first turns hash the same) is summarized
 from where that one stopped, so a resumed session adds what is new and a summary the agent
 forgot does not come back; a rewritten transcript is summarized from the start.
+
+The same job scores the session's continuity (stages/continuity.py: how well the memories injected
+at its start served it), one more provider call before the writes; the score and the per-memory
+relevance are written with the summary's bookkeeping.
 """
 
 from __future__ import annotations
@@ -30,10 +34,13 @@ from signet_pipeline.memory.models import RememberRequest, Visibility
 from signet_pipeline.memory.hooks import SUMMARY_TYPE
 from signet_pipeline.memory.remember import Actor, remember_many
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.memory.transcripts import digest, turns, windows
+from signet_pipeline.memory.transcripts import digest, render, turns, windows
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
+from signet_pipeline.stages.continuity import score_session
+from signet_pipeline.store import continuity as continuity_store
 from signet_pipeline.store import sessions as sessions_store
+from signet_pipeline.timeutil import now_iso
 
 SOURCE_TYPE = "session_end"
 ACTOR = Actor(name="session-summary", type="daemon")
@@ -71,6 +78,7 @@ class SummaryPayload(BaseModel):
 
 class SessionSummaryReport(BaseModel):
     session_key: str
+    continuity_score: float | None = None  # how well the injected memories served the session
     turns: int = 0  # new turns read this time (the part summarized before is skipped)
     windows: int = 0
     windows_dropped: int = 0  # earliest windows beyond MAX_WINDOWS
@@ -163,6 +171,12 @@ def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: S
             summaries.append(redact(" ".join(t if t[-1] in ".!?" else t + "." for t in statements)))
     if heartbeat:
         heartbeat()
+    injected = continuity_store.injected(reader, session_key)
+    judged = score_session(llm, injected, redact("\n\n".join(render(t) for t in conversation)), timeout=timeout)
+    report.warnings.extend(judged.warnings)
+    report.continuity_score = judged.score
+    if heartbeat:
+        heartbeat()
     if summaries:  # all provider calls are done: one batch of short writes
         results = remember_many(svc, [
             RememberRequest(content=text, type=SUMMARY_TYPE, who=payload.harness, project=payload.project,
@@ -173,5 +187,10 @@ def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: S
         report.deduped = sum(r.deduped for r in results)
     with svc.db.write() as conn:
         sessions_store.mark_summarized(conn, session_key, agent_id, len(conversation), digest(conversation))
+        continuity_store.save(conn, {
+            "session_key": session_key, "agent_id": agent_id, "project": payload.project, "harness": payload.harness,
+            **judged.model_dump(include={"score", "confidence", "memories_recalled", "memories_used",
+                                         "novel_context_count", "reasoning"}),
+            "model": llm.model, "created_at": now_iso()}, judged.relevance)
     report.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
     return report

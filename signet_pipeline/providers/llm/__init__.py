@@ -34,6 +34,8 @@ class AnswersTasks(Protocol):
 
     def summarize(self, conversation: str, limit: int) -> dict[str, Any]: ...
 
+    def continuity(self, memories: list[tuple[str, str]], conversation: str) -> dict[str, Any]: ...
+
 
 from signet_pipeline.providers.llm.http import OllamaLlm, OpenAICompatibleLlm  # noqa: E402
 from signet_pipeline.providers.llm.rules import RulesLlm  # noqa: E402

@@ -11,7 +11,8 @@ the prompts ask an LLM for, and the stages validate its answers exactly as they 
 - hints: questions built from each sentence's subject, verb and complement (what/when/where/how
   many/why), see rules_questions.py;
 - session summaries: what the user stated (declarative, not hedged) and the decisions either side
-  announced, in order;
+  announced, in order; continuity: how much of each injected memory's subject the conversation
+  took up (word overlap);
 - decisions: token-overlap thresholds against the candidates (restatement -> none, a shorter
   candidate the fact extends -> update, a syntactic contradiction -> update, else add).
 
@@ -52,6 +53,7 @@ ENTITY_CONFIDENCE = 0.6
 RESTATE_COVERAGE = 0.9
 EXTEND_COVERAGE = 0.8
 CONTRADICTION_COVERAGE = 0.6
+USED_COVERAGE = 0.5  # continuity: an injected memory whose subject the conversation half took up was used
 
 
 def _fact_type(sentence: str) -> str:
@@ -158,6 +160,19 @@ class RulesLlm:
                 if speaker != "Assistant" or is_decision(sentence):
                     statements.append(sentence)
         return {"statements": statements[:limit]}
+
+
+    def continuity(self, memories: list[tuple[str, str]], conversation: str) -> dict[str, Any]:
+        """Relevance of each injected memory: the share of its subject words the conversation
+        uses; a memory at least half taken up counts as used; the score is the mean relevance."""
+        spoken = {w.lower() for w in WORD.findall(conversation)}
+        per_memory = [{"id": prefix, "relevance": round(_coverage(subject_words(content), spoken), 3)}
+                      for prefix, content in memories]
+        relevances = [item["relevance"] for item in per_memory]
+        return {"score": sum(relevances) / len(relevances) if relevances else 0.0, "confidence": 0.5,
+                "memories_used": sum(r >= USED_COVERAGE for r in relevances), "novel_context_count": 0,
+                "reasoning": "rules provider: share of each memory's subject words the conversation uses",
+                "per_memory": per_memory}
 
 
 _SPEAKER = re.compile(r"^(user|human|assistant|ai)\s*:\s*", re.IGNORECASE)

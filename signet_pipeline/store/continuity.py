@@ -1,0 +1,41 @@
+"""SQL for continuity scores (session_scores) and the per-memory relevance in session_memories."""
+
+from __future__ import annotations
+
+import apsw
+
+from signet_pipeline.store.db import Row, rows
+
+
+def injected(conn: apsw.Connection, session_key: str) -> list[Row]:
+    """The live memories injected at the session's start, by rank (id, content)."""
+    return rows(conn, "SELECT m.id, m.content FROM session_memories s JOIN memories m ON m.id = s.memory_id "
+                      "WHERE s.session_key = ? AND s.was_injected = 1 AND m.is_deleted = 0 ORDER BY s.rank",
+                (session_key,))
+
+
+def save(conn: apsw.Connection, values: dict, relevance: dict[str, float]) -> None:
+    """The session's score (replacing an earlier one) and each judged memory's relevance."""
+    conn.execute(
+        "INSERT INTO session_scores(session_key, agent_id, project, harness, score, confidence, memories_recalled, "
+        "memories_used, novel_context_count, reasoning, model, created_at) VALUES (:session_key, :agent_id, "
+        ":project, :harness, :score, :confidence, :memories_recalled, :memories_used, :novel_context_count, "
+        ":reasoning, :model, :created_at) ON CONFLICT(session_key) DO UPDATE SET score = excluded.score, "
+        "confidence = excluded.confidence, memories_recalled = excluded.memories_recalled, "
+        "memories_used = excluded.memories_used, novel_context_count = excluded.novel_context_count, "
+        "reasoning = excluded.reasoning, model = excluded.model, created_at = excluded.created_at", values)
+    conn.executemany("UPDATE session_memories SET relevance_score = ?, updated_at = ? WHERE session_key = ? "
+                     "AND memory_id = ?",
+                     [(score, values["created_at"], values["session_key"], mid) for mid, score in relevance.items()])
+
+
+def history(conn: apsw.Connection, *, agent_id: str, project: str | None, limit: int) -> list[Row]:
+    """The agent's scores, newest first (of one project when named)."""
+    return rows(conn, "SELECT * FROM session_scores WHERE agent_id = ? AND (? IS NULL OR project = ?) "
+                      "ORDER BY created_at DESC LIMIT ?", (agent_id, project, project, limit))
+
+
+def latest_per_project(conn: apsw.Connection, agent_id: str) -> list[Row]:
+    return rows(conn, "SELECT s.* FROM session_scores s WHERE s.agent_id = ? AND s.created_at = (SELECT max(created_at) "
+                      "FROM session_scores t WHERE t.agent_id = s.agent_id AND t.project IS s.project) "
+                      "ORDER BY s.created_at DESC", (agent_id,))
