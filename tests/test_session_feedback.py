@@ -137,8 +137,17 @@ def test_explicit_ratings_move_the_aspects_of_the_rated_memory(client, svc):
                                                           "entityName": "Signet", "aspect": "infrastructure",
                                                           "attributes": [{"content": "daemon on Hetzner"}]}]}}).json()
     start = aspect_weight()
-    up = client.post("/api/memory/feedback", json={"memory_id": saved["id"], "feedback_type": "positive"}).json()
+    up = client.post("/api/memory/feedback", json={"memory_id": saved["id"], "feedback_type": "positive",
+                                                   "sessionKey": "s1"}).json()
     assert up["aspectsUpdated"] == 1 and aspect_weight() > start
-    client.post("/api/memory/feedback", json={"feedback": {saved["id"]: -1}})
-    client.post("/api/memory/feedback", json={"feedback": {saved["id"]: -1}})
+    repeat = client.post("/api/memory/feedback", json={"memory_id": saved["id"], "feedback_type": "positive",
+                                                       "sessionKey": "s1"}).json()
+    assert repeat["recorded"] == 1 and repeat["aspectsUpdated"] == 0  # recorded, applied once per session
+    for session in ("s2", "s3"):
+        client.post("/api/memory/feedback", json={"sessionKey": session, "feedback": {saved["id"]: -1}})
     assert aspect_weight() < start
+    # Another agent rating this shared memory does not reshape this agent's graph.
+    before = aspect_weight()
+    other = client.post("/api/memory/feedback", json={"agentId": "bob", "sessionKey": "b1",
+                                                      "feedback": {saved["id"]: -1}}).json()
+    assert other["recorded"] == 1 and other["aspectsUpdated"] == 0 and aspect_weight() == before

@@ -21,7 +21,7 @@ from signet_pipeline.resources import LlmResource, SignetStoreResource
 from signet_pipeline.sensors import session_jobs_sensor
 from signet_pipeline.stages.session_summary import parse_statements
 from signet_pipeline.store import jobs as job_store
-from tests.conftest import recall, remember
+from tests.conftest import recall
 from tests.fakes import FakeServer
 
 
@@ -297,48 +297,3 @@ def test_transcript_ownership_and_job_status_stay_with_the_agent(client, svc):
     job = f"/api/memory/jobs/{mine['jobId']}"
     assert client.get(job, params={"agentId": "ana"}).status_code == 200
     assert client.get(job, params={"agentId": "bob"}).json()["error"]["code"] == "not_found"
-
-
-def test_the_summary_job_scores_how_well_the_injected_memories_served_the_session(client, svc):
-    used = remember(client, "The billing service deploys with Helm charts")["id"]
-    unused = remember(client, "Ana waters the office plants on Mondays")["id"]
-    started = client.post("/api/hooks/session-start", json={"harness": "claude-code", "sessionKey": "s-20",
-                                                             "project": "/repo/billing",
-                                                             "context": "billing service Helm office plants"})
-    assert {m["id"] for m in started.json()["memories"]} >= {used, unused}
-    _end(client, "s-20", _turns("Let us bump the Helm charts for the billing service deploys."))
-    (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
-    relevance = dict(svc.db.reader().execute("SELECT memory_id, relevance_score FROM session_memories "
-                                             "WHERE session_key = 's-20'").fetchall())
-    assert relevance[used] > 0.5 > relevance[unused]
-    scores = client.get("/api/analytics/continuity", params={"project": "/repo/billing"}).json()
-    (row,) = scores["scores"]
-    assert row["sessionKey"] == "s-20" and row["memoriesUsed"] >= 1 and row["score"] == report.continuity_score
-    latest = client.get("/api/analytics/continuity/latest").json()
-    assert [s["project"] for s in latest["scores"]] == ["/repo/billing"]
-
-
-def test_a_models_continuity_reply_is_validated_and_resolved_to_memories(client, svc):
-    memory = remember(client, "The staging cluster runs Kubernetes 1.29")["id"]
-    client.post("/api/hooks/session-start", json={"harness": "h", "sessionKey": "s-21", "context": "staging cluster"})
-    _end(client, "s-21", _turns("What version does the staging cluster run?"))
-
-    def handler(path, body):
-        prompt = body["messages"][-1]["content"]
-        if "Judge how useful" not in prompt:
-            return _openai(["The staging cluster question came up again."])(path, body)
-        reply = {"score": 1.7, "confidence": "high", "memories_used": 9, "reasoning": "asked directly",
-                 "per_memory": [{"id": memory[:8], "relevance": 0.9}, {"id": "zzzzzzzz", "relevance": 1}]}
-        status, payload = _openai(None)(path, body)
-        payload["choices"][0]["message"]["content"] = "```json\n" + json.dumps(reply) + "\n```"  # fenced
-        return status, payload
-
-    with FakeServer(handler) as server:
-        (report,) = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"),
-                                     10).reports
-    row = client.get("/api/analytics/continuity").json()["scores"][0]
-    assert (row["score"], row["confidence"], row["memoriesUsed"]) == (1.0, 0.0, 1)  # clamped, bad value zeroed
-    assert any("zzzzzzzz" in w for w in report.warnings)
-    (relevance,) = svc.db.reader().execute("SELECT relevance_score FROM session_memories WHERE session_key = 's-21' "
-                                           "AND memory_id = ?", (memory,)).fetchall()[0]
-    assert relevance == 0.9

@@ -2,8 +2,9 @@
 negative or correction signals, or -1..1 relevance ratings, about memories the caller can see,
 kept in agent_feedback. It does not change a memory (memory_modify does), but it is a usage signal
 like the session-end FTS confirmations (memory/aspect_feedback.py): the aspects a rated memory's
-attributes sit on move by `feedback.delta` x score (positive 1, negative and correction -1),
-clamped to [minWeight, maxWeight], in the same transaction."""
+attributes sit on, among the rating agent's own entities, move by `feedback.delta` x score
+(positive 1, negative and correction -1), clamped to [minWeight, maxWeight], in the same
+transaction, once per agent, memory and session."""
 
 from __future__ import annotations
 
@@ -41,8 +42,14 @@ def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: 
             ids.append(feedback_store.insert(
                 conn, memory_id=memory_id, agent_id=agent_id, session_id=req.session_id, feedback_type=feedback_type,
                 score=score, correction_text=req.correction_text, actor=actor.name, actor_type=actor.type, now=now))
+            # Weights move once per agent, memory and session (a repeated rating is recorded, not
+            # re-applied), and only on the agent's own entities: rating a shared memory must not
+            # reshape another agent's graph.
+            if feedback_store.rated_before(conn, agent_id=agent_id, memory_id=memory_id, session_id=req.session_id,
+                                           before_id=ids[-1]):
+                continue
             signal = score if score is not None else (1.0 if feedback_type == "positive" else -1.0)
-            for aspect_id in graph_store.aspect_confirmations(conn, [memory_id]):
+            for aspect_id in graph_store.agent_aspects_of(conn, memory_id, agent_id):
                 deltas[aspect_id] = deltas.get(aspect_id, 0.0) + cfg.delta * signal
         updated = graph_store.adjust_aspect_weights(conn, deltas, low=cfg.min_weight, high=cfg.max_weight,
                                                     now=now) if cfg.enabled and deltas else 0

@@ -28,7 +28,7 @@ class SessionScore(BaseModel):
 class ContinuityReport(BaseModel):
     scores: list[SessionScore]
     count: int
-    meanScore: float | None  # of the scores listed
+    meanScore: float | None  # of the listed sessions that had memories injected (the others say nothing)
 
 
 def _view(row: Row) -> SessionScore:
@@ -40,8 +40,9 @@ def _view(row: Row) -> SessionScore:
 
 def _report(found: list[Row]) -> ContinuityReport:
     scores = [_view(r) for r in found]
+    judged = [s.score for s in scores if s.memoriesRecalled > 0]
     return ContinuityReport(scores=scores, count=len(scores),
-                            meanScore=round(sum(s.score for s in scores) / len(scores), 4) if scores else None)
+                            meanScore=round(sum(judged) / len(judged), 4) if judged else None)
 
 
 def history(svc: MemoryService, *, agent_id: str, project: str | None, limit: int) -> ContinuityReport:

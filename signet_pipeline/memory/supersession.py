@@ -23,7 +23,7 @@ MIN_SHARED = 2
 # write transaction, so bounded; an aspect with more active look-alikes is a hub, not a claim.
 MAX_SIBLINGS = 200
 # Active attributes of the aspect looked at, newest first: what a new attribute can supersede is
-# what was said lately; an older claim further back stays active (measured: 46 ms p95 at 100k).
+# what was said lately; an older claim further back stays active (remember p95 at 100k: 59 -> 29 ms).
 MAX_SCANNED = 1000
 _TEMPORAL = re.compile(r"\b(now|no longer|anymore|any more|currently|these days|as of|switched|moved|changed|"
                        r"instead|nowadays|since)\b", re.IGNORECASE)

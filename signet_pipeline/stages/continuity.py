@@ -8,7 +8,7 @@ held, a reason, and a relevance per memory. Replies are validated like every mod
 and reasoning blocks stripped (output.extract_json), numbers clamped to [0, 1], missing optional
 fields zero, per-memory prefixes resolved to ids only when unambiguous. The rules provider judges
 by word overlap between each memory and the conversation. A session with no injected memory gets
-a score row without a model call.
+a score row without a model call. At most MAX_MEMORIES (by rank) of MAX_MEMORY_CHARS each are shown.
 """
 
 from __future__ import annotations
@@ -23,6 +23,9 @@ from signet_pipeline.store.db import Row
 
 MAX_CONVERSATION_CHARS = 12_000
 MAX_REASONING_CHARS = 1000
+MAX_MEMORIES = 50  # judged per session, by injection rank (long sessions inject at every prompt)
+MAX_MEMORY_CHARS = 500  # of each memory shown to the model
+MAX_COUNT = 10_000  # counts a reply may claim
 PREFIX = 8
 
 PROMPT = """A session between a user and an AI assistant began with these memories injected as context:
@@ -53,29 +56,35 @@ class ContinuityScore(BaseModel):
 
 def _unit(value: Any) -> float:
     try:
-        return min(1.0, max(0.0, float(value)))
-    except (TypeError, ValueError):
+        number = float(value)
+    except (TypeError, ValueError, OverflowError):
         return 0.0
+    return min(1.0, max(0.0, number)) if number == number else 0.0  # NaN is not a score
 
 
 def _count(value: Any) -> int:
     try:
-        return max(0, int(value))
-    except (TypeError, ValueError):
+        return min(MAX_COUNT, max(0, int(value)))
+    except (TypeError, ValueError, OverflowError):  # OverflowError: a reply of 1e999
         return 0
 
 
-def parse_score(reply: str | dict[str, Any], memory_ids: list[str]) -> ContinuityScore:
-    """Never raises: a reply without a usable object scores 0 with a warning."""
+def parse_score(reply: str | dict[str, Any], memory_ids: list[str], recalled: int | None = None) -> ContinuityScore:
+    """Never raises: a reply without a usable object scores 0 with a warning. `recalled`: how many
+    memories were injected (some may be gone since), default the ids judged."""
     data = extract_json(reply) if isinstance(reply, str) else reply
-    result = ContinuityScore(memories_recalled=len(memory_ids))
+    result = ContinuityScore(memories_recalled=len(memory_ids) if recalled is None else recalled)
     if not isinstance(data, dict):
         result.warnings.append("continuity reply has no JSON object")
         return result
     by_prefix: dict[str, list[str]] = {}
     for memory_id in memory_ids:
         by_prefix.setdefault(memory_id[:PREFIX], []).append(memory_id)
-    for item in data.get("per_memory") or []:
+    per_memory = data.get("per_memory")
+    if not isinstance(per_memory, list):
+        per_memory = []
+        result.warnings.append("continuity reply has no per_memory list")
+    for item in per_memory:
         matches = by_prefix.get(str(item.get("id", ""))[:PREFIX], []) if isinstance(item, dict) else []
         if len(matches) == 1:
             result.relevance[matches[0]] = _unit(item.get("relevance"))
@@ -89,14 +98,15 @@ def parse_score(reply: str | dict[str, Any], memory_ids: list[str]) -> Continuit
 
 
 def score_session(llm: Llm, injected: list[Row], conversation: str, *, timeout: float | None = None) -> ContinuityScore:
-    """Raises ProviderError when the provider fails."""
-    ids = [row["id"] for row in injected]
-    if not ids:
-        return ContinuityScore(reasoning="no memories were injected into this session")
-    tail = conversation[-MAX_CONVERSATION_CHARS:]
+    """`injected`: (id, content, is_deleted) by rank; `conversation`: the session's latest text.
+    Raises ProviderError when the provider fails."""
+    live = [row for row in injected if not row["is_deleted"]][:MAX_MEMORIES]
+    if not live:
+        return ContinuityScore(memories_recalled=len(injected), reasoning="no injected memory left to judge")
+    shown = [(row["id"][:PREFIX], row["content"][:MAX_MEMORY_CHARS]) for row in live]
     if isinstance(llm, AnswersTasks):
-        reply: Any = llm.continuity([(row["id"][:PREFIX], row["content"]) for row in injected], tail)
+        reply: Any = llm.continuity(shown, conversation)
     else:
-        listing = "\n".join(f"[{row['id'][:PREFIX]}] {row['content']}" for row in injected)
-        reply = llm.generate(PROMPT.format(memories=listing, conversation=tail), json=True, timeout=timeout)
-    return parse_score(reply, ids)
+        listing = "\n".join(f"[{prefix}] {content}" for prefix, content in shown)
+        reply = llm.generate(PROMPT.format(memories=listing, conversation=conversation), json=True, timeout=timeout)
+    return parse_score(reply, [row["id"] for row in live], recalled=len(injected))

@@ -29,15 +29,16 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
+from signet_pipeline.errors import ProviderError
 from signet_pipeline.memory.checkpoints import redact
 from signet_pipeline.memory.models import RememberRequest, Visibility
 from signet_pipeline.memory.hooks import SUMMARY_TYPE
 from signet_pipeline.memory.remember import Actor, remember_many
 from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.memory.transcripts import digest, render, turns, windows
+from signet_pipeline.memory.transcripts import Turn, digest, render, turns, windows
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
-from signet_pipeline.stages.continuity import score_session
+from signet_pipeline.stages.continuity import MAX_CONVERSATION_CHARS, ContinuityScore, score_session
 from signet_pipeline.store import continuity as continuity_store
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.timeutil import now_iso
@@ -130,6 +131,31 @@ def _statements(llm: Llm, window: str, *, part: int, parts: int, where: str,
     return parse_statements(reply)
 
 
+def _tail(conversation: list[Turn]) -> str:
+    """The conversation's latest MAX_CONVERSATION_CHARS, rendered and redacted (only what is shown)."""
+    parts, size = [], 0
+    for turn in reversed(conversation):
+        parts.append(render(turn))
+        size += len(parts[-1]) + 2
+        if size >= MAX_CONVERSATION_CHARS:
+            break
+    return redact("\n\n".join(reversed(parts))[-MAX_CONVERSATION_CHARS:])
+
+
+def _continuity(llm: Llm, reader: Any, session_key: str, agent_id: str, conversation: list[Turn],
+                report: SessionSummaryReport, timeout: float | None) -> ContinuityScore | None:
+    """The session's continuity score; a provider failure here costs the score, not the summary."""
+    try:
+        judged = score_session(llm, continuity_store.injected(reader, session_key, agent_id), _tail(conversation),
+                               timeout=timeout)
+    except ProviderError as exc:
+        report.warnings.append(f"continuity not scored: {exc}")
+        return None
+    report.warnings.extend(judged.warnings)
+    report.continuity_score = judged.score
+    return judged
+
+
 def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: SummaryPayload, *,
                       timeout: float | None = None, heartbeat: Callable[[], None] | None = None) -> SessionSummaryReport:
     """Raises ProviderError when the provider fails (the job retries; nothing was written).
@@ -171,10 +197,7 @@ def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: S
             summaries.append(redact(" ".join(t if t[-1] in ".!?" else t + "." for t in statements)))
     if heartbeat:
         heartbeat()
-    injected = continuity_store.injected(reader, session_key)
-    judged = score_session(llm, injected, redact("\n\n".join(render(t) for t in conversation)), timeout=timeout)
-    report.warnings.extend(judged.warnings)
-    report.continuity_score = judged.score
+    judged = _continuity(llm, reader, session_key, agent_id, conversation, report, timeout)
     if heartbeat:
         heartbeat()
     if summaries:  # all provider calls are done: one batch of short writes
@@ -187,10 +210,11 @@ def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: S
         report.deduped = sum(r.deduped for r in results)
     with svc.db.write() as conn:
         sessions_store.mark_summarized(conn, session_key, agent_id, len(conversation), digest(conversation))
-        continuity_store.save(conn, {
-            "session_key": session_key, "agent_id": agent_id, "project": payload.project, "harness": payload.harness,
-            **judged.model_dump(include={"score", "confidence", "memories_recalled", "memories_used",
-                                         "novel_context_count", "reasoning"}),
-            "model": llm.model, "created_at": now_iso()}, judged.relevance)
+        if judged is not None:
+            continuity_store.save(conn, {
+                "session_key": session_key, "agent_id": agent_id, "project": payload.project,
+                "harness": payload.harness, "model": llm.model, "created_at": now_iso(),
+                **judged.model_dump(include={"score", "confidence", "memories_recalled", "memories_used",
+                                             "novel_context_count", "reasoning"})}, judged.relevance)
     report.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
     return report

@@ -7,11 +7,13 @@ import apsw
 from signet_pipeline.store.db import Row, rows
 
 
-def injected(conn: apsw.Connection, session_key: str) -> list[Row]:
-    """The live memories injected at the session's start, by rank (id, content)."""
-    return rows(conn, "SELECT m.id, m.content FROM session_memories s JOIN memories m ON m.id = s.memory_id "
-                      "WHERE s.session_key = ? AND s.was_injected = 1 AND m.is_deleted = 0 ORDER BY s.rank",
-                (session_key,))
+def injected(conn: apsw.Connection, session_key: str, agent_id: str) -> list[Row]:
+    """The memories injected into the agent's session, by rank (id, content, is_deleted; a memory
+    purged since has none of them and counts as deleted)."""
+    return rows(conn, "SELECT s.memory_id AS id, coalesce(m.content, '') AS content, "
+                      "coalesce(m.is_deleted, 1) AS is_deleted FROM session_memories s "
+                      "LEFT JOIN memories m ON m.id = s.memory_id WHERE s.session_key = ? AND s.agent_id = ? "
+                      "AND s.was_injected = 1 ORDER BY s.rank", (session_key, agent_id))
 
 
 def save(conn: apsw.Connection, values: dict, relevance: dict[str, float]) -> None:
@@ -25,8 +27,9 @@ def save(conn: apsw.Connection, values: dict, relevance: dict[str, float]) -> No
         "memories_used = excluded.memories_used, novel_context_count = excluded.novel_context_count, "
         "reasoning = excluded.reasoning, model = excluded.model, created_at = excluded.created_at", values)
     conn.executemany("UPDATE session_memories SET relevance_score = ?, updated_at = ? WHERE session_key = ? "
-                     "AND memory_id = ?",
-                     [(score, values["created_at"], values["session_key"], mid) for mid, score in relevance.items()])
+                     "AND memory_id = ? AND agent_id = ?",
+                     [(score, values["created_at"], values["session_key"], mid, values["agent_id"])
+                      for mid, score in relevance.items()])
 
 
 def history(conn: apsw.Connection, *, agent_id: str, project: str | None, limit: int) -> list[Row]:

@@ -79,10 +79,10 @@ def active_siblings(conn: apsw.Connection, *, entity_id: str, aspect_id: str, ex
     idx_attributes_aspect_recent, so a busy aspect costs `scan` rows, not all of them), the plain
     ones on the same entity (constraints are never superseded) whose normalized content contains
     one of the given lowercase words (substring), at most `limit`."""
-    return rows(conn, "SELECT id, content FROM (SELECT id, content, normalized_content, entity_id, kind "
+    return rows(conn, "SELECT id, content FROM (SELECT id, content, normalized_content, entity_id, kind, created_at "
                       "FROM entity_attributes WHERE aspect_id = ? AND status = 'active' ORDER BY created_at DESC "
                       "LIMIT ?) WHERE entity_id = ? AND id <> ? AND kind = 'attribute' AND EXISTS (SELECT 1 FROM "
-                      "json_each(?) WHERE instr(normalized_content, json_each.value) > 0) LIMIT ?",
+                      "json_each(?) WHERE instr(normalized_content, json_each.value) > 0) ORDER BY created_at DESC LIMIT ?",
                 (aspect_id, scan, entity_id, exclude_id, json.dumps(containing), limit))
 
 
@@ -348,6 +348,14 @@ def aspect_confirmations(conn: apsw.Connection, memory_ids: list[str]) -> dict[s
     return dict(conn.execute(
         f"SELECT aspect_id, COUNT(DISTINCT memory_id) FROM entity_attributes WHERE memory_id IN ({marks}) "
         "AND status = 'active' AND aspect_id IS NOT NULL GROUP BY aspect_id", memory_ids))
+
+
+def agent_aspects_of(conn: apsw.Connection, memory_id: str, agent_id: str) -> list[str]:
+    """The aspects a memory's active attributes sit on, among the agent's own entities."""
+    return [r[0] for r in conn.execute(
+        "SELECT DISTINCT a.aspect_id FROM entity_attributes a JOIN entities e ON e.id = a.entity_id "
+        "WHERE a.memory_id = ? AND a.status = 'active' AND a.aspect_id IS NOT NULL AND e.agent_id = ?",
+        (memory_id, agent_id))]
 
 
 def adjust_aspect_weights(conn: apsw.Connection, deltas: dict[str, float], *, low: float, high: float,
