@@ -41,7 +41,7 @@ def apply_session_feedback(db: Database, *, session_key: str, agent_id: str, cfg
     if not cfg.enabled:
         return FeedbackOutcome()
     with db.write() as conn:
-        confirmed = sessions_store.confirmed_memories(conn, session_key)
+        confirmed = sessions_store.confirmed_memories(conn, session_key, agent_id)
         per_aspect = graph_store.aspect_confirmations(conn, confirmed)
         updated = graph_store.adjust_aspect_weights(
             conn, {aspect: cfg.delta * count for aspect, count in per_aspect.items()},

@@ -71,11 +71,12 @@ def tracked(conn: apsw.Connection, session_key: str) -> bool:
     return scalar(conn, "SELECT 1 FROM session_memories WHERE session_key = ? LIMIT 1", (session_key,)) is not None
 
 
-def confirmed_memories(conn: apsw.Connection, session_key: str) -> list[str]:
-    """Injected memories a later full-text search of the session hit (spec: fts_hit_count > 0)."""
+def confirmed_memories(conn: apsw.Connection, session_key: str, agent_id: str) -> list[str]:
+    """Memories injected into the agent's session that a later full-text search of it hit (spec:
+    fts_hit_count > 0); another agent's injections under the same key are not this agent's signal."""
     return [r[0] for r in conn.execute(
-        "SELECT memory_id FROM session_memories WHERE session_key = ? AND was_injected = 1 AND fts_hit_count > 0",
-        (session_key,))]
+        "SELECT memory_id FROM session_memories WHERE session_key = ? AND agent_id = ? AND was_injected = 1 "
+        "AND fts_hit_count > 0", (session_key, agent_id))]
 
 
 def count_feedback_session(conn: apsw.Connection, agent_id: str, now: str) -> int:
