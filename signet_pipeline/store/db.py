@@ -11,6 +11,7 @@ these machines cannot load extensions (DESIGN.md).
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -27,6 +28,7 @@ Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any]
 
 BUSY_TIMEOUT_MS = 30_000
+log = logging.getLogger("signet.store")
 
 
 def _enable_wal(conn: apsw.Connection) -> None:
@@ -37,7 +39,9 @@ def _enable_wal(conn: apsw.Connection) -> None:
     delay = 0.005
     while True:
         try:
-            conn.execute("PRAGMA journal_mode=WAL")
+            mode = scalar(conn, "PRAGMA journal_mode=WAL")
+            if str(mode).lower() != "wal":  # e.g. a filesystem without shared memory: readers then block writers
+                log.warning("database %s stays in journal mode %r: WAL is not available here", conn.filename, mode)
             return
         except apsw.BusyError:
             if time.monotonic() >= deadline:

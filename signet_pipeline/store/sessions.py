@@ -33,7 +33,10 @@ def end(conn: apsw.Connection, *, session_key: str, agent_id: str, harness: str,
 
 def record_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, memory_ids: list[str],
                     now: str) -> None:
-    """Memories injected at session start, rank 1 first (a repeated start re-ranks them)."""
+    """Memories injected at session start, rank 1 first (a repeated start re-ranks them). Nothing is
+    recorded on a session another agent owns: those rows are that agent's feedback signal."""
+    if not _owns(conn, session_key, agent_id):
+        return
     conn.executemany(
         "INSERT INTO session_memories(session_key, memory_id, agent_id, was_injected, rank, created_at, updated_at) "
         "VALUES (?, ?, ?, 1, ?, ?, ?) ON CONFLICT(session_key, memory_id) DO UPDATE SET was_injected = 1, "
@@ -42,9 +45,18 @@ def record_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, m
     )
 
 
+def _owns(conn: apsw.Connection, session_key: str, agent_id: str) -> bool:
+    """The agent's session, or one nobody registered yet (a prompt hook before any session-start)."""
+    owner = scalar(conn, "SELECT agent_id FROM sessions WHERE session_key = ?", (session_key,))
+    return owner is None or owner == agent_id
+
+
 def record_prompt_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, memory_ids: list[str],
                            now: str) -> None:
-    """Memories a prompt hook injected, ranked after everything the session already holds."""
+    """Memories a prompt hook injected, ranked after everything the session already holds (only on
+    the agent's own session, as record_injected)."""
+    if not _owns(conn, session_key, agent_id):
+        return
     start = int(scalar(conn, "SELECT coalesce(max(rank), 0) FROM session_memories WHERE session_key = ?",
                        (session_key,)) or 0)
     conn.executemany(
