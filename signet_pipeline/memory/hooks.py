@@ -223,7 +223,7 @@ def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool 
                             if p and len(p) <= MAX_PROJECT_CHARS), None)
             saved = sessions_store.save_transcript(conn, session_key=key, content=transcript, harness=harness,
                                                    project=project, agent_id=req.agent_id, now=now)
-            kept = saved or key in sessions_store.transcripts(conn, [key], req.agent_id)
+            kept = saved or sessions_store.has_transcript(conn, key, req.agent_id)
             if saved and pipeline.enabled:
                 job_id, _ = job_store.enqueue(conn, job_type=SESSION_SUMMARY, session_key=key, now=now,
                                               max_attempts=pipeline.worker.max_retries,

@@ -47,7 +47,7 @@ def record_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, m
 
 def _owns(conn: apsw.Connection, session_key: str, agent_id: str) -> bool:
     """The agent's session, or one nobody registered yet (a prompt hook before any session-start)."""
-    owner = scalar(conn, "SELECT agent_id FROM sessions WHERE session_key = ?", (session_key,))
+    owner = agent_of(conn, session_key)
     return owner is None or owner == agent_id
 
 
@@ -196,6 +196,11 @@ def agent_of(conn: apsw.Connection, session_key: str) -> str | None:
 def project_of(conn: apsw.Connection, session_key: str) -> str | None:
     """The project the session named at session-start."""
     return scalar(conn, "SELECT project FROM sessions WHERE session_key = ?", (session_key,))
+
+
+def has_transcript(conn: apsw.Connection, session_key: str, agent_id: str) -> bool:
+    return scalar(conn, "SELECT 1 FROM session_transcripts WHERE session_key = ? AND agent_id = ?",
+                  (session_key, agent_id)) is not None
 
 
 def transcripts(conn: apsw.Connection, session_keys: list[str], agent_id: str) -> dict[str, str]:
