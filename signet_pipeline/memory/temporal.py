@@ -23,13 +23,11 @@ import apsw
 from signet_pipeline.memory.models import RecallHit, TimeRange
 from signet_pipeline.store import temporal as temporal_store
 from signet_pipeline.store.db import Row
-from signet_pipeline.store.temporal import FACETS, Window
+from signet_pipeline.store.temporal import FACETS, POINT_COLUMNS, Window
 from signet_pipeline.timeutil import MAX_YEAR, MIN_YEAR, to_iso
 
 # Which facet a result is placed by when several fall in the window: the event's own time first.
 ANNOTATION_ORDER = ("occurred", "observed", "source", "valid", "session", "captured")
-_POINT_COLUMN = {"occurred": "occurred_at", "observed": "observed_at", "source": "source_created_at",
-                 "captured": "created_at"}
 FAR_PAST, FAR_FUTURE = "0000-01-01T00:00:00.000Z", "9999-12-31T23:59:59.999Z"
 
 _MONTHS = {name: i + 1 for i, name in enumerate(
@@ -134,8 +132,8 @@ def annotate(conn: apsw.Connection, hits: list[RecallHit], rows: dict[str, Row],
 
 
 def _span(row: Row, facet: str, sessions: dict[str, tuple[str, str | None]]) -> tuple[str, str] | None:
-    if facet in _POINT_COLUMN:
-        at = row[_POINT_COLUMN[facet]]
+    if facet in POINT_COLUMNS:
+        at = row[POINT_COLUMNS[facet]]
         return (at, at) if at else None
     if facet == "valid":
         return (row["valid_from"], row["valid_until"] or row["valid_from"]) if row["valid_from"] else None

@@ -17,8 +17,8 @@ if TYPE_CHECKING:
 
 FACETS = ("session", "source", "captured", "observed", "occurred", "valid")
 # A point in time per facet (valid and session are spans: their clauses overlap the window).
-_POINT = {"source": "m.source_created_at", "captured": "m.created_at", "observed": "m.observed_at",
-          "occurred": "m.occurred_at"}
+POINT_COLUMNS = {"source": "source_created_at", "captured": "created_at", "observed": "observed_at",
+                 "occurred": "occurred_at"}
 # The time a timeline orders by: the event's own time before the time it was written down.
 EVENT_TIME_SQL = "coalesce(m.occurred_at, m.observed_at, m.source_created_at, m.valid_from, m.created_at)"
 
@@ -34,8 +34,8 @@ def window_sql(window: Window) -> tuple[str, dict[str, Any]]:
     """A clause true when any of the window's facets falls in [start, end)."""
     parts = []
     for facet in window.facets:
-        if facet in _POINT:
-            parts.append(f"({_POINT[facet]} >= :tw_start AND {_POINT[facet]} < :tw_end)")
+        if facet in POINT_COLUMNS:
+            parts.append(f"(m.{POINT_COLUMNS[facet]} >= :tw_start AND m.{POINT_COLUMNS[facet]} < :tw_end)")
         elif facet == "valid":
             parts.append("(m.valid_from IS NOT NULL AND m.valid_from < :tw_end "
                          "AND coalesce(m.valid_until, m.valid_from) >= :tw_start)")
