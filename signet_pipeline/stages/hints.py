@@ -47,7 +47,7 @@ class HintsReport(BaseModel):
     skipped: str | None = None
 
 
-def _words(text: str) -> str:
+def word_key(text: str) -> str:
     return _NON_WORD.sub(" ", text.lower()).strip()
 
 
@@ -60,10 +60,10 @@ def parse_hints(reply: str | dict[str, Any] | list[Any], content: str, limit: in
         return [], ["hints reply has no list of questions"]
     accepted: dict[str, str] = {}
     warnings: list[str] = []
-    memory = _words(content)
+    memory = word_key(content)
     for item in data:
         hint = " ".join(str(item).split()) if isinstance(item, str) else ""
-        key = _words(hint)
+        key = word_key(hint)
         if not hint:
             warnings.append(f"not a string: {item!r}"[:120])
         elif not MIN_CHARS <= len(hint) <= MAX_CHARS or len(key.split()) < MIN_WORDS:

@@ -38,6 +38,7 @@ from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.memory.transcripts import Turn, digest, render, turns, windows
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
+from signet_pipeline.stages.hints import word_key
 from signet_pipeline.stages.continuity import MAX_CONVERSATION_CHARS, ContinuityScore, score_session
 from signet_pipeline.store import continuity as continuity_store
 from signet_pipeline.store import sessions as sessions_store
@@ -51,7 +52,6 @@ MAX_STATEMENTS = 12
 MIN_CHARS, MAX_CHARS = 12, 500
 _BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+")
 _PROMPT_ECHO = re.compile(r"\b(return only|json|statements? worth|this (excerpt|conversation|window))\b", re.IGNORECASE)
-_NON_WORD = re.compile(r"[^\w]+")
 
 PROMPT = """Below is part {part} of {parts} of a conversation between a user and an AI assistant{where}.
 
@@ -106,7 +106,7 @@ def parse_statements(reply: str | dict[str, Any] | list[Any], limit: int = MAX_S
         if isinstance(item, dict):  # {"content": ...} as the extraction prompt shapes facts
             item = item.get("content", item.get("statement"))
         text = _BULLET.sub("", " ".join(item.split())) if isinstance(item, str) else ""
-        key = _NON_WORD.sub(" ", text.lower()).strip()
+        key = word_key(text)
         if not text:
             warnings.append(f"not a string: {item!r}"[:120])
         elif not MIN_CHARS <= len(text) <= MAX_CHARS:
