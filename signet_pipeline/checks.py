@@ -5,7 +5,6 @@ from typing import Any
 
 import dagster as dg
 
-from signet_pipeline.assets.extraction import derived_facts, memory_extractions
 from signet_pipeline.assets.maintenance import retention_sweep
 from signet_pipeline.assets.metadata import bullet_list, table
 from signet_pipeline.memory import diagnostics
@@ -15,7 +14,7 @@ from signet_pipeline.store import memories as mem_store
 ORPHAN_PREVIEW = 20
 
 
-@dg.asset_check(asset=derived_facts, description="Every derived fact points at a source memory that still exists "
+@dg.asset_check(asset="derived_facts", description="Every derived fact points at a source memory that still exists "
                                                  "(provenance shown in recall is never dangling).")
 def derived_facts_provenance(signet: SignetStoreResource) -> dg.AssetCheckResult:
     conn = signet.service().db.reader()
@@ -51,16 +50,16 @@ def _diagnostic_check(domain: str, asset: Any, description: str) -> dg.AssetChec
 
 
 queue_health = _diagnostic_check(
-    "queue", memory_extractions, "Diagnostics, queue domain (weight .28): jobs waiting <= 50, dead-job rate <= 1%, "
+    "queue", "memory_extractions", "Diagnostics, queue domain (weight .28): jobs waiting <= 50, dead-job rate <= 1%, "
     "oldest pending job <= 5 min, no lease older than the lease timeout.")
 provider_health = _diagnostic_check(
-    "provider", memory_extractions, "Diagnostics, provider domain (weight .24): success rate of each LLM provider's "
+    "provider", "memory_extractions", "Diagnostics, provider domain (weight .24): success rate of each LLM provider's "
     "last 100 calls (failures and timeouts recorded by the pipeline stages).")
 index_health = _diagnostic_check(
-    "index", derived_facts, "Diagnostics, index domain (weight .19): FTS rows within 10% of memory rows, >= 80% of "
+    "index", "derived_facts", "Diagnostics, index domain (weight .19): FTS rows within 10% of memory rows, >= 80% of "
     "live memories with a vector of the configured model.")
 mutation_health = _diagnostic_check(
-    "mutation", derived_facts, "Diagnostics, mutation domain (weight .10): at most 5 recoveries of deleted memories "
+    "mutation", "derived_facts", "Diagnostics, mutation domain (weight .10): at most 5 recoveries of deleted memories "
     "in 7 days.")
 storage_health = _diagnostic_check(
     "storage", retention_sweep, "Diagnostics, storage domain (weight .14): tombstones at most 30% of memory rows "

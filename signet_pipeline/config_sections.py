@@ -20,8 +20,12 @@ class WorkerConfig(Section):
     poll_ms: int = Field(2000, ge=100, le=60_000)
     max_retries: int = Field(3, ge=1, le=10)
     lease_timeout_ms: int = Field(300_000, ge=10_000, le=600_000)
-    # Jobs leased per Dagster run: a run costs seconds to launch, so many jobs share one.
+    # Jobs leased at a time; a Dagster run leases batch after batch (pipeline/drain.py).
     batch_size: int = Field(50, ge=1, le=1000)
+    # A run stops leasing after this long (its metadata reaches the UI, other runs get a slot) ...
+    run_budget_ms: int = Field(120_000, ge=1_000, le=3_600_000)
+    # ... or once nothing has been due this long: about what launching the next run would cost.
+    run_idle_ms: int = Field(5_000, ge=0, le=300_000)
     # Jobs processed at once inside a run (HTTP LLM calls overlap; the rules provider is CPU-bound).
     concurrency: int = Field(4, ge=1, le=32)
 

@@ -1,7 +1,8 @@
 """Dagster code location for the Signet pipeline (referenced by workspace.yaml and `signet up`).
 
 Every run executes in one process (in-process executor): the memory service (embedder, vector
-index) loads once per run, and the batch passes between the extraction steps in memory.
+index) loads once per run. Queue-driven runs drain their queue batch after batch
+(pipeline/drain.py); the sensors launch one when jobs are due and none is in flight.
 """
 
 from __future__ import annotations
@@ -11,8 +12,7 @@ import dagster as dg
 from signet_pipeline.assets.documents import document_ingest
 from signet_pipeline.assets.embeddings import embedding_backfill, embedding_backfill_job, embedding_refresh, \
     embedding_refresh_job, embedding_refresh_sensor
-from signet_pipeline.assets.extraction import BATCH_IO, derived_facts, memory_decisions, memory_extractions, \
-    reextracted_facts
+from signet_pipeline.assets.extraction import extraction_pipeline, reextracted_facts
 from signet_pipeline.assets.graph import entity_communities, entity_structure
 from signet_pipeline.assets.hints import memory_hints
 from signet_pipeline.assets.maintenance import maintenance_cycle, retention_sweep
@@ -24,23 +24,22 @@ from signet_pipeline.jobs import classify_entities_job, communities_job, documen
     hints_job, maintenance_job, retention_job, sessions_job
 from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
 from signet_pipeline.schedules import communities_schedule, maintenance_schedule, retention_schedule
-from signet_pipeline.sensors import document_jobs_sensor, extract_jobs_sensor, hints_jobs_sensor, \
-    session_jobs_sensor, structural_jobs_sensor
+from signet_pipeline.sensors import MEMORY_JOBS, document_jobs_sensor, extract_jobs_sensor, hints_jobs_sensor, \
+    queue_backlog_sensor, session_jobs_sensor, structural_jobs_sensor
 
 defs = dg.Definitions(
-    assets=[memory_extractions, memory_decisions, derived_facts, reextracted_facts, entity_communities,
+    assets=[MEMORY_JOBS, extraction_pipeline, reextracted_facts, entity_communities,
             entity_structure, memory_hints, retention_sweep, maintenance_cycle, embedding_projection,
             embedding_refresh, embedding_backfill, document_ingest, session_summaries],
     asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
     jobs=[extract_memories_job, communities_job, classify_entities_job, hints_job, retention_job, maintenance_job,
           projection_job, embedding_refresh_job, embedding_backfill_job, documents_job, sessions_job],
     sensors=[extract_jobs_sensor, structural_jobs_sensor, hints_jobs_sensor, projection_request_sensor,
-             embedding_refresh_sensor, document_jobs_sensor, session_jobs_sensor],
+             embedding_refresh_sensor, document_jobs_sensor, session_jobs_sensor, queue_backlog_sensor],
     schedules=[communities_schedule, retention_schedule, maintenance_schedule, projection_refresh_schedule],
     resources={
         "signet": SignetStoreResource(embedder=EmbedderResource()),
         "llm": LlmResource(),
-        BATCH_IO: dg.InMemoryIOManager(),
     },
     executor=dg.in_process_executor,
 )

@@ -1,39 +1,49 @@
-"""Dagster jobs: which assets a run materializes."""
+"""Dagster jobs: which assets a run materializes.
+
+The queue-draining jobs carry the tag `signet/queue: <job type>`; dagster.yaml limits runs to one
+per value of that tag (tag_concurrency_limits), so a queue has at most one drain run at a time even
+when an operator launches one by hand beside the sensor's.
+"""
 
 from __future__ import annotations
 
 import dagster as dg
 
 from signet_pipeline.assets.documents import document_ingest
-from signet_pipeline.assets.extraction import derived_facts, memory_decisions, memory_extractions
+from signet_pipeline.assets.extraction import extraction_pipeline
 from signet_pipeline.assets.graph import entity_communities, entity_structure
 from signet_pipeline.assets.hints import memory_hints
 from signet_pipeline.assets.maintenance import maintenance_cycle, retention_sweep
 from signet_pipeline.assets.sessions import session_summaries
+from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, EXTRACT, PROSPECTIVE_INDEX, SESSION_SUMMARY, \
+    STRUCTURAL_CLASSIFY
+
+QUEUE_TAG = "signet/queue"
+_DRAIN = ("Launched by {sensor} when jobs are due and no drain run of the queue is in flight; launch it by hand "
+          "to drain now (config: max_jobs, budget_s, idle_s).")
 
 extract_memories_job = dg.define_asset_job(
-    "extract_memories",
-    selection=dg.AssetSelection.assets(memory_extractions, memory_decisions, derived_facts),
-    description="One batch of `extract` jobs: lease -> extract -> decide -> controlled writes. Launched by "
-                "extract_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
+    "extract_memories", selection=dg.AssetSelection.assets(extraction_pipeline), tags={QUEUE_TAG: EXTRACT},
+    description="Drains the `extract` queue: lease -> extract -> decide -> controlled writes, batch after batch. "
+                + _DRAIN.format(sensor="extract_jobs_sensor"),
 )
 
 hints_job = dg.define_asset_job(
-    "generate_hints", selection=dg.AssetSelection.assets(memory_hints),
-    description="One batch of `prospective_index` jobs: hint questions per memory. Launched by hints_jobs_sensor; "
-                "launch it by hand with an empty job_ids to drain the oldest due jobs.",
+    "generate_hints", selection=dg.AssetSelection.assets(memory_hints), tags={QUEUE_TAG: PROSPECTIVE_INDEX},
+    description="Drains the `prospective_index` queue: hint questions per memory. "
+                + _DRAIN.format(sensor="hints_jobs_sensor"),
 )
 
 documents_job = dg.define_asset_job(
-    "ingest_documents", selection=dg.AssetSelection.assets(document_ingest),
-    description="One batch of `document_ingest` jobs: fetch or read, chunk, write chunk memories. Launched by "
-                "document_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
+    "ingest_documents", selection=dg.AssetSelection.assets(document_ingest), tags={QUEUE_TAG: DOCUMENT_INGEST},
+    description="Drains the `document_ingest` queue: fetch or read, chunk, write chunk memories. "
+                + _DRAIN.format(sensor="document_jobs_sensor"),
 )
 
 sessions_job = dg.define_asset_job(
-    "summarize_sessions", selection=dg.AssetSelection.assets(session_summaries),
-    description="One batch of `session_summary` jobs: ended sessions' transcripts -> session_summary memories. "
-                "Launched by session_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
+    "summarize_sessions", selection=dg.AssetSelection.assets(session_summaries), tags={QUEUE_TAG: SESSION_SUMMARY},
+    description="Drains the `session_summary` queue: ended sessions' transcripts -> session_summary memories. "
+                + _DRAIN.format(sensor="session_jobs_sensor"),
 )
 
 communities_job = dg.define_asset_job(
@@ -42,9 +52,9 @@ communities_job = dg.define_asset_job(
 )
 
 classify_entities_job = dg.define_asset_job(
-    "classify_entities", selection=dg.AssetSelection.assets(entity_structure),
-    description="One batch of `structural_classify` jobs: aspects, kinds and entity types for new facts. Launched by "
-                "structural_jobs_sensor; launch it by hand with an empty job_ids to drain the oldest due jobs.",
+    "classify_entities", selection=dg.AssetSelection.assets(entity_structure), tags={QUEUE_TAG: STRUCTURAL_CLASSIFY},
+    description="Drains the `structural_classify` queue: aspects, kinds and entity types for new facts. "
+                + _DRAIN.format(sensor="structural_jobs_sensor"),
 )
 
 retention_job = dg.define_asset_job(

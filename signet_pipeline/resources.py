@@ -79,9 +79,11 @@ class SignetStoreResource(dg.ConfigurableResource):
             self._service = MemoryService(settings, embedder=self.embedder.load(settings))
         return self._service
 
-    def queue(self) -> JobQueue:
+    def queue(self, owner: str | None = None) -> JobQueue:
+        """The job queue; `owner` names the leases (a run id)."""
         worker = self.service().settings.pipeline.worker
-        return JobQueue(self.service().db, max_attempts=worker.max_retries, lease_timeout_ms=worker.lease_timeout_ms)
+        return JobQueue(self.service().db, max_attempts=worker.max_retries, lease_timeout_ms=worker.lease_timeout_ms,
+                        owner=owner)
 
     @contextmanager
     def database(self, *, migrated: bool = False) -> Iterator[Database | None]:

@@ -1,12 +1,18 @@
-"""Sensors: the queue in memory_jobs becomes Dagster runs (plan in pipeline/batching.py).
+"""Sensors: the queues in memory_jobs become drain runs (pipeline/drain.py), and the backlog is
+observed where an operator looks.
 
-One factory, one sensor per job type: `extract` jobs -> extract_memories runs, `structural_classify`
-jobs -> classify_entities runs, `prospective_index` jobs -> generate_hints runs, `document_ingest`
-jobs -> ingest_documents runs, `session_summary` jobs -> summarize_sessions runs. Each tick also reaps
-stale leases of its job type.
+One factory, one sensor per job type (`extract` -> extract_memories, `structural_classify` ->
+classify_entities, `prospective_index` -> generate_hints, `document_ingest` -> ingest_documents,
+`session_summary` -> summarize_sessions). A tick:
+1. releases the leases of drain workers that stopped beating and fails their Dagster runs (the
+   default run launcher cannot tell Dagster that a run worker died);
+2. reaps leases older than the lease timeout (a worker that died before it registered);
+3. requests one drain run when jobs are due and no run of the job is queued or in flight; run keys
+   count drain runs, so a tick retried after a daemon crash never launches a second one.
+`queue_backlog_sensor` records the backlog (depth, drain rate, ETA per job type) as observations
+of the `memory_jobs` asset, whose metadata plots show it over time.
 """
 
-from datetime import datetime, timedelta, timezone
 from typing import Any, Callable
 
 import dagster as dg
@@ -15,14 +21,25 @@ from signet_pipeline.config import load_settings
 from signet_pipeline.config_sections import PipelineV2Config
 from signet_pipeline.errors import ConfigError
 from signet_pipeline.jobs import classify_entities_job, documents_job, extract_memories_job, hints_job, sessions_job
-from signet_pipeline.pipeline.batching import plan_runs
+from signet_pipeline.memory.backlog import Backlog, backlog
+from signet_pipeline.pipeline.drain import release_dead_workers
 from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, EXTRACT, PROSPECTIVE_INDEX, SESSION_SUMMARY, \
     STRUCTURAL_CLASSIFY, JobQueue
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.store import jobs as job_store
-from signet_pipeline.timeutil import to_iso
 
-DUE_SCAN_BATCHES = 10  # one tick plans at most this many batches
+IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
+             dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
+# dagster/max_runtime of a drain run: its budget plus this, after which run monitoring fails a run
+# that never reached its drain loop (its worker never registered, so no heartbeat can go stale).
+RUNTIME_GRACE_S = 900
+MEMORY_JOBS = dg.AssetSpec(
+    "memory_jobs", group_name="queue", kinds={"sqlite"},
+    description="The job queue in memories.db (memory_jobs): every background job the API and the stages enqueue. "
+                "Observed by queue_backlog_sensor: depth, due, leased and dead jobs, drain rate and ETA per job "
+                "type, and the drain workers alive.",
+)
+BACKLOG_EVERY_S = 30
 
 
 def _interval_s(poll_ms: Callable[[PipelineV2Config], int]) -> int:
@@ -37,10 +54,23 @@ def _worker_poll(pipeline: PipelineV2Config) -> int:
     return pipeline.worker.poll_ms
 
 
-def queue_sensor(*, name: str, job_type: str, job: Any, first_asset: str, description: str,
+def fail_dead_runs(instance: dg.DagsterInstance, owners: list[str], log: Any) -> None:
+    """Mark the Dagster runs of workers that stopped beating as failed, so the UI tells the truth
+    and the queue's next drain run may start."""
+    for owner in owners:
+        run = instance.get_run_by_id(owner)
+        if run is not None and run.status in IN_FLIGHT:
+            instance.report_run_failed(run, message="its drain worker stopped beating (process gone); "
+                                                    "its leases were released for the next run")
+            log.warning("run %s failed: its worker stopped beating", owner)
+
+
+def queue_sensor(*, name: str, job_type: str, job: Any, description: str,
                  poll_ms: Callable[[PipelineV2Config], int] = _worker_poll) -> dg.SensorDefinition:
-    """`job`: what dg.define_asset_job returns; `first_asset` receives the batch's job ids;
-    `poll_ms`: the setting that paces the sensor (default memory.pipelineV2.worker.pollMs)."""
+    """`job`: what dg.define_asset_job returns; `poll_ms`: the setting that paces the sensor
+    (default memory.pipelineV2.worker.pollMs)."""
+    prefix = job_type.replace("_", "-")
+
     @dg.sensor(name=name, job=job, minimum_interval_seconds=_interval_s(poll_ms),
                default_status=dg.DefaultSensorStatus.RUNNING, description=description)
     def _sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
@@ -52,63 +82,93 @@ def queue_sensor(*, name: str, job_type: str, job: Any, first_asset: str, descri
         with signet.database() as db:
             if db is None or not job_store.queue_ready(db.reader()):
                 return dg.SensorResult(skip_reason=f"no memory store yet at {settings.db_path}", cursor=str(cursor))
+            dead = release_dead_workers(db)
             queue = JobQueue(db, max_attempts=pipeline.worker.max_retries,
                              lease_timeout_ms=pipeline.worker.lease_timeout_ms)
             reaped = queue.reap_stale_leases(job_type)
-            due = queue.due(job_type, limit=pipeline.worker.batch_size * DUE_SCAN_BATCHES)
+            due = queue.due_count(job_type)
+        fail_dead_runs(context.instance, dead, context.log)
         if reaped:
             context.log.warning("reaped %d stale %s lease(s)", reaped, job_type)
-        stranded = to_iso(datetime.now(timezone.utc) - timedelta(milliseconds=pipeline.worker.lease_timeout_ms))
-        plans, new_cursor = plan_runs(due, cursor=cursor, batch_size=pipeline.worker.batch_size,
-                                      stranded_before=stranded, prefix=job_type.replace("_", "-"))
-        if not plans:
-            return dg.SensorResult(skip_reason=f"no due {job_type} jobs (reaped {reaped} stale leases)",
-                                   cursor=str(new_cursor))
+        if not due:
+            return dg.SensorResult(skip_reason=f"no due {job_type} jobs", cursor=str(cursor))
+        live = context.instance.get_runs(filters=dg.RunsFilter(job_name=job.name, statuses=IN_FLIGHT), limit=1)
+        if live:
+            return dg.SensorResult(skip_reason=f"{due} {job_type} jobs due; run {live[0].run_id[:8]} "
+                                               f"({live[0].status.value}) is draining the queue", cursor=str(cursor))
+        budget_s = pipeline.worker.run_budget_ms // 1000
         return dg.SensorResult(
-            run_requests=[
-                dg.RunRequest(
-                    run_key=plan.run_key,
-                    run_config=dg.RunConfig(ops={first_asset: {"config": {"job_ids": list(plan.job_ids)}}}),
-                    tags={"signet/batch": plan.kind, "signet/jobs": str(len(plan.job_ids))},
-                )
-                for plan in plans
-            ],
-            cursor=str(new_cursor),
+            run_requests=[dg.RunRequest(run_key=f"{prefix}-drain-{cursor + 1}",
+                                        tags={"signet/due": str(due), "dagster/max_runtime": str(budget_s + RUNTIME_GRACE_S)})],
+            cursor=str(cursor + 1),
         )
 
     return _sensor
 
 
 extract_jobs_sensor = queue_sensor(
-    name="extract_jobs_sensor", job_type=EXTRACT, job=extract_memories_job, first_asset="memory_extractions",
-    description="Watches memory_jobs for due `extract` jobs and requests one extract_memories run per batch "
-                "(cursor = highest job id planned; run_key per batch, so a batch is never launched twice). Also "
-                "the stale-lease reaper: leases older than worker.leaseTimeoutMs go back to pending (or dead).",
+    name="extract_jobs_sensor", job_type=EXTRACT, job=extract_memories_job,
+    description="Watches memory_jobs for due `extract` jobs and, when no extract_memories run is queued or running, "
+                "requests one drain run. Also frees the leases of drain workers that stopped beating (failing their "
+                "runs) and reaps leases older than worker.leaseTimeoutMs.",
 )
 
 structural_jobs_sensor = queue_sensor(
     name="structural_jobs_sensor", job_type=STRUCTURAL_CLASSIFY, job=classify_entities_job,
-    first_asset="entity_structure",
-    description="Watches memory_jobs for due `structural_classify` jobs (one per entity with new facts) and "
-                "requests one classify_entities run per batch; reaps their stale leases.",
+    description="Watches memory_jobs for due `structural_classify` jobs (one per entity with new facts) and, when no "
+                "classify_entities run is queued or running, requests one drain run; frees dead workers' leases.",
 )
 
 hints_jobs_sensor = queue_sensor(
-    name="hints_jobs_sensor", job_type=PROSPECTIVE_INDEX, job=hints_job, first_asset="memory_hints",
+    name="hints_jobs_sensor", job_type=PROSPECTIVE_INDEX, job=hints_job,
     poll_ms=lambda pipeline: pipeline.hints.poll,
-    description="Watches memory_jobs for due `prospective_index` jobs (enqueued on write while hints.enabled) and "
-                "requests one generate_hints run per batch; reaps their stale leases.",
+    description="Watches memory_jobs for due `prospective_index` jobs (enqueued on write while hints.enabled) and, "
+                "when no generate_hints run is queued or running, requests one drain run; frees dead workers' leases.",
 )
 
 document_jobs_sensor = queue_sensor(
-    name="document_jobs_sensor", job_type=DOCUMENT_INGEST, job=documents_job, first_asset="document_ingest",
+    name="document_jobs_sensor", job_type=DOCUMENT_INGEST, job=documents_job,
     poll_ms=lambda pipeline: pipeline.documents.worker_interval_ms,
-    description="Watches memory_jobs for due `document_ingest` jobs (queued by POST /api/documents) and requests "
-                "one ingest_documents run per batch; reaps their stale leases.",
+    description="Watches memory_jobs for due `document_ingest` jobs (queued by POST /api/documents) and, when no "
+                "ingest_documents run is queued or running, requests one drain run; frees dead workers' leases.",
 )
 
 session_jobs_sensor = queue_sensor(
-    name="session_jobs_sensor", job_type=SESSION_SUMMARY, job=sessions_job, first_asset="session_summaries",
+    name="session_jobs_sensor", job_type=SESSION_SUMMARY, job=sessions_job,
     description="Watches memory_jobs for due `session_summary` jobs (queued by the session-end hook when it stores a "
-                "transcript) and requests one summarize_sessions run per batch; reaps their stale leases.",
+                "transcript) and, when no summarize_sessions run is queued or running, requests one drain run; frees "
+                "dead workers' leases.",
 )
+
+
+def backlog_observation(view: Backlog) -> dg.AssetObservation:
+    metadata: dict[str, Any] = {"depth": view.total.depth, "due": view.total.due, "leased": view.total.leased,
+                                "dead": view.total.dead, "drain_rate_per_s": view.total.ratePerS,
+                                "workers": len(view.workers)}
+    if view.total.etaS is not None:
+        metadata["eta_s"] = view.total.etaS
+    for job_type, q in view.queues.items():
+        metadata[f"{job_type}_depth"] = q.depth
+        metadata[f"{job_type}_rate_per_s"] = q.ratePerS
+    metadata["per_type"] = dg.MetadataValue.md("\n".join(
+        ["| job type | depth | due | waiting | leased | dead | jobs/s | ETA s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        + [f"| {t} | {q.depth} | {q.due} | {q.waiting} | {q.leased} | {q.dead} | {q.ratePerS} | "
+           f"{'-' if q.etaS is None else q.etaS} |" for t, q in view.queues.items()]))
+    return dg.AssetObservation(asset_key=MEMORY_JOBS.key, metadata=metadata)
+
+
+@dg.sensor(name="queue_backlog_sensor", minimum_interval_seconds=BACKLOG_EVERY_S,
+           default_status=dg.DefaultSensorStatus.RUNNING,
+           description="Every 30 s while the queue holds work (and once when it empties): an observation of the "
+                       "memory_jobs asset with its depth, due and leased jobs, drain rate and ETA per job type. "
+                       "Read the backlog on the memory_jobs asset page (its metadata plots) or in "
+                       "GET /api/pipeline/status.")
+def queue_backlog_sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
+    with signet.database() as db:
+        if db is None or not job_store.queue_ready(db.reader()):
+            return dg.SensorResult(skip_reason="no memory store yet")
+        view = backlog(db)
+    was_empty = context.cursor in (None, "0")
+    if view.total.depth == 0 and was_empty:
+        return dg.SensorResult(skip_reason="the queue is empty", cursor="0")
+    return dg.SensorResult(asset_events=[backlog_observation(view)], cursor=str(view.total.depth))

@@ -19,6 +19,8 @@ def embedder() -> OnnxMiniLM:
 def workspace(tmp_path, monkeypatch):
     monkeypatch.delenv("SIGNET_WORKSPACE", raising=False)
     monkeypatch.setenv("CODEX_HOME", str(tmp_path / "codex"))  # codex-native-note never writes to ~/.codex
+    # Drain runs end as soon as their queue is empty (no linger waiting for new jobs).
+    monkeypatch.setenv("SIGNET_MEMORY__PIPELINEV2__WORKER__RUN_IDLE_MS", "0")
     return tmp_path / "ws"
 
 

@@ -31,7 +31,7 @@ def test_enqueue_dedups_live_jobs_per_target_and_type(db):
     assert q.enqueue(PROSPECTIVE_INDEX, memory_id="m1")[1] is True  # another type is another job
     [job] = q.lease([EXTRACT])
     assert q.enqueue(EXTRACT, memory_id="m1") == (first, False)  # leased still counts as live
-    q.complete(job["id"])
+    q.complete(job)
     assert q.enqueue(EXTRACT, memory_id="m1")[1] is True  # done: a new one may start
     with pytest.raises(ValueError):
         q.enqueue("nonsense", memory_id="m1")
@@ -62,7 +62,7 @@ def test_failures_back_off_then_go_dead_at_max_attempts(db):
     assert q.fail(job, "again") == "dead"
     due_now(db)
     assert q.lease([EXTRACT]) == []
-    assert q.complete(job_id) is False  # only leased jobs complete
+    assert q.complete(job) is False  # only leased jobs complete
 
 
 def test_backoff_doubles_to_a_cap_with_bounded_jitter():
@@ -88,6 +88,21 @@ def test_stale_leases_are_reaped(db):
         conn.execute(expire, (a,))
     assert q.reap_stale_leases() == 1
     assert job_store.get(db.reader(), again["id"])["status"] == "dead"  # that was its last attempt
+
+
+def test_a_lease_released_and_taken_by_another_worker_cannot_be_completed_or_failed_by_the_first(db):
+    first, second = JobQueue(db, owner="run-a"), JobQueue(db, owner="run-b")
+    job_id, _ = first.enqueue(EXTRACT, memory_id="m1")
+    [mine] = first.lease([EXTRACT])
+    assert mine["lease_owner"] == "run-a"
+    with db.write() as conn:  # run-a stopped beating: its leases go back to pending
+        assert job_store.release_owner(conn, "run-a", now="2030-01-01T00:00:00.000Z", error="gone") == 1
+    [theirs] = second.lease([EXTRACT])
+    assert theirs["attempts"] == 2 and theirs["lease_owner"] == "run-b"
+    assert first.complete(mine) is False and first.fail(mine, "late") is None  # run-a woke up: too late
+    assert second.complete(theirs, {"ok": True}) is True
+    done = job_store.get(db.reader(), job_id)
+    assert (done["status"], done["lease_owner"], done["attempts"]) == ("completed", None, 2)
 
 
 def test_dead_jobs_are_requeued_unless_their_target_has_a_live_job(db):

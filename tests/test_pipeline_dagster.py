@@ -1,13 +1,15 @@
-"""The extraction pipeline on real Dagster: materialize, sensor ticks, checks, backfill, end to end."""
+"""The extraction pipeline on real Dagster: materialize, sensor ticks, drain runs, dead workers,
+checks, backfill, end to end."""
 
 from datetime import datetime, timezone
 
 import dagster as dg
 import pytest
+from dagster._core.remote_origin import InProcessCodeLocationOrigin, RemoteJobOrigin, RemoteRepositoryOrigin
+from dagster._core.test_utils import create_run_for_test
+from dagster._core.types.loadable_target_origin import LoadableTargetOrigin
 
-from signet_pipeline.assets.extraction import (
-    BATCH_IO, derived_facts, memory_decisions, memory_extractions, reextracted_facts,
-)
+from signet_pipeline.assets.extraction import extraction_pipeline, reextracted_facts
 from signet_pipeline.definitions import defs
 from signet_pipeline.memory.models import RememberRequest
 from signet_pipeline.memory.remember import remember
@@ -15,6 +17,7 @@ from signet_pipeline.pipeline.queue import JobQueue
 from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
 from signet_pipeline.sensors import extract_jobs_sensor
 from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store.db import scalar
 from tests.conftest import recall as api_recall
 from tests.conftest import remember as api_remember
 
@@ -30,7 +33,17 @@ def instance():
 @pytest.fixture
 def resources(workspace):
     return {"signet": SignetStoreResource(workspace=str(workspace), embedder=EmbedderResource()),
-            "llm": LlmResource(), BATCH_IO: dg.InMemoryIOManager()}
+            "llm": LlmResource()}
+
+
+def extract_run(instance, event: str, **tags) -> dg.DagsterRun:
+    """A run of extract_memories moved to a state as the daemon would (PIPELINE_ENQUEUED: queued,
+    PIPELINE_START: started)."""
+    location = InProcessCodeLocationOrigin(LoadableTargetOrigin(module_name="signet_pipeline.definitions"))
+    origin = RemoteJobOrigin(RemoteRepositoryOrigin(location, "__repository__"), "extract_memories")
+    run = create_run_for_test(instance, job_name="extract_memories", tags=tags, remote_job_origin=origin)
+    instance.handle_run_event(run.run_id, dg.DagsterEvent(event_type_value=event, job_name="extract_memories"))
+    return instance.get_run_by_id(run.run_id)
 
 
 def tick(resources, instance, cursor=None):
@@ -41,12 +54,13 @@ def tick(resources, instance, cursor=None):
 def test_materializing_the_extraction_assets_writes_facts_and_reports_metadata(svc, resources, instance):
     sources = [remember(svc, RememberRequest(content=FACTS)).id,
                remember(svc, RememberRequest(content="Alice works at Google in Berlin. She likes tea.")).id]
-    result = dg.materialize([memory_extractions, memory_decisions, derived_facts], resources=resources,
-                            instance=instance)
+    result = dg.materialize([extraction_pipeline], resources=resources, instance=instance)
     assert result.success
     meta = {m.asset_key.path[-1]: m.metadata for m in result.get_asset_materialization_events()
             for m in [m.event_specific_data.materialization]}
     assert meta["memory_extractions"]["jobs_leased"].value == 2
+    assert meta["memory_extractions"]["drain_jobs"].value == 2
+    assert meta["memory_extractions"]["drain_stopped"].value == "empty"
     assert meta["memory_extractions"]["facts_extracted"].value == 4
     assert meta["memory_extractions"]["provider"].value == "rules"
     assert meta["memory_decisions"]["proposed_add"].value == 4
@@ -59,41 +73,80 @@ def test_materializing_the_extraction_assets_writes_facts_and_reports_metadata(s
         == set(sources)
 
 
-def test_sensor_requests_one_run_per_batch_with_run_keys_and_a_cursor(svc, resources, instance, monkeypatch):
+def test_sensor_requests_one_drain_run_and_none_while_it_is_queued_or_running(svc, resources, instance):
     skipped = tick(resources, instance)
     assert not skipped.run_requests and "no due extract jobs" in skipped.skip_reason.skip_message
-    jobs = [remember(svc, RememberRequest(content=f"Service number {i} listens on port {3000 + i}")).jobId
-            for i in range(5)]
-    monkeypatch.setenv("SIGNET_MEMORY__PIPELINEV2__WORKER__BATCH_SIZE", "2")
-    result = tick(resources, instance)
-    assert [r.run_key for r in result.run_requests] == [
-        f"extract-{jobs[0]}-{jobs[1]}", f"extract-{jobs[2]}-{jobs[3]}", f"extract-{jobs[4]}-{jobs[4]}"]
-    assert result.run_requests[0].run_config["ops"]["memory_extractions"]["config"]["job_ids"] == jobs[:2]
-    assert result.cursor == str(jobs[-1])
-    # Same state, later tick: those jobs are planned already; nothing new to request.
-    again = tick(resources, instance, cursor=result.cursor)
-    assert not again.run_requests and again.cursor == result.cursor
-    # A failed job is due again after its backoff: one retry run, keyed by its attempts.
-    queue = JobQueue(svc.db)
-    leased = queue.lease(["extract"], ids=[jobs[0]])[0]
-    queue.fail(leased, "provider down")
-    with svc.db.write() as conn:
-        conn.execute("UPDATE memory_jobs SET not_before = NULL WHERE id = ?", (jobs[0],))
-    retry = tick(resources, instance, cursor=result.cursor)
-    assert len(retry.run_requests) == 1 and retry.run_requests[0].run_key.startswith("extract-retry-")
-    assert tick(resources, instance, cursor=result.cursor).run_requests[0].run_key == retry.run_requests[0].run_key
+    for i in range(5):
+        remember(svc, RememberRequest(content=f"Service number {i} listens on port {3000 + i}"))
+    first = tick(resources, instance)
+    assert [r.run_key for r in first.run_requests] == ["extract-drain-1"] and first.cursor == "1"
+    assert first.run_requests[0].tags["signet/due"] == "5"
+    run = extract_run(instance, "PIPELINE_ENQUEUED")
+    for event in ("PIPELINE_ENQUEUED", "PIPELINE_START"):
+        instance.handle_run_event(run.run_id, dg.DagsterEvent(event_type_value=event, job_name="extract_memories"))
+        assert instance.get_run_by_id(run.run_id).status.value == {"PIPELINE_ENQUEUED": "QUEUED",
+                                                                   "PIPELINE_START": "STARTED"}[event]
+        waiting = tick(resources, instance, cursor=first.cursor)
+        assert not waiting.run_requests and waiting.cursor == "1"
+        assert f"run {run.run_id[:8]}" in waiting.skip_reason.skip_message
+    instance.report_run_failed(instance.get_run_by_id(run.run_id), message="gone")
+    again = tick(resources, instance, cursor=first.cursor)  # that run ended with jobs still due: a new one
+    assert [r.run_key for r in again.run_requests] == ["extract-drain-2"]
 
 
-def test_sensor_reaps_stale_leases_and_skips_without_a_store(svc, resources, instance, tmp_path):
+def test_a_worker_that_stops_beating_has_its_leases_released_and_its_run_failed(svc, resources, instance):
+    job_id = remember(svc, RememberRequest(content="The nightly backup runs at 02:00 UTC")).jobId
+    run = extract_run(instance, "PIPELINE_START")
+    JobQueue(svc.db, owner=run.run_id).lease(["extract"])
+    with svc.db.write() as conn:  # its worker registered, then went silent (kill -9)
+        job_store.register_worker(conn, owner=run.run_id, job_type="extract", pid=1, host="h",
+                                  now="2000-01-01T00:00:00.000Z")
+    result = tick(resources, instance, cursor="1")
+    job = job_store.get(svc.db.reader(), job_id)
+    assert (job["status"], job["lease_owner"], job["attempts"]) == ("pending", None, 1)
+    assert job_store.workers(svc.db.reader()) == []
+    assert instance.get_run_by_id(run.run_id).status == dg.DagsterRunStatus.FAILURE
+    assert [r.run_key for r in result.run_requests] == ["extract-drain-2"]
+
+
+def test_sensor_reaps_leases_past_the_timeout_and_skips_without_a_store(svc, resources, instance, tmp_path):
     job_id = remember(svc, RememberRequest(content="The nightly backup runs at 02:00 UTC")).jobId
     JobQueue(svc.db).lease(["extract"])
     with svc.db.write() as conn:
         conn.execute("UPDATE memory_jobs SET leased_at = '2000-01-01T00:00:00.000Z' WHERE id = ?", (job_id,))
-    result = tick(resources, instance, cursor=str(job_id))
+    result = tick(resources, instance, cursor="3")
     assert job_store.get(svc.db.reader(), job_id)["status"] == "pending"
-    assert result.run_requests and result.run_requests[0].run_key.startswith("extract-retry-")
+    assert [r.run_key for r in result.run_requests] == ["extract-drain-4"]
     empty = {"signet": SignetStoreResource(workspace=str(tmp_path / "nothing-here"))}
     assert "no memory store yet" in tick(empty, instance).skip_reason.skip_message
+
+
+def test_a_long_backlog_is_one_run_that_processes_every_job_once(svc, resources, monkeypatch):
+    monkeypatch.setenv("SIGNET_MEMORY__PIPELINEV2__WORKER__BATCH_SIZE", "10")
+    coordinator = {"module": "dagster.core.run_coordinator", "class": "QueuedRunCoordinator",
+                   "config": {"max_concurrent_runs": 1}}
+    sources = [remember(svc, RememberRequest(content=f"Team {i} deploys service{i} to region eu-{i}. "
+                                                     f"The on-call rotation for team {i} changes weekly.")).id
+               for i in range(60)]
+    with dg.instance_for_test(overrides={"run_coordinator": coordinator}) as instance:
+        [request] = tick(resources, instance).run_requests
+        queued = extract_run(instance, "PIPELINE_ENQUEUED", **request.tags)
+        assert not tick(resources, instance, cursor="1").run_requests  # queued behind the limit: not planned again
+        run = dg.materialize([extraction_pipeline], resources=resources, instance=instance, tags=request.tags)
+        instance.report_run_failed(queued, message="superseded by the materialize above")
+        assert "no due extract jobs" in tick(resources, instance, cursor="1").skip_reason.skip_message
+    meta = run.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+    assert (meta["drain_jobs"].value, meta["drain_batches"].value) == (60, 6)
+    conn = svc.db.reader()
+    assert job_store.counts_by_status(conn, "extract") == {"completed": 60}
+    assert scalar(conn, "SELECT max(attempts) FROM memory_jobs WHERE job_type = 'extract'") == 1
+    assert scalar(conn, "SELECT count(*) FROM (SELECT 1 FROM memories WHERE source_memory_id IS NOT NULL "
+                        "GROUP BY source_memory_id, normalized_content HAVING count(*) > 1)") == 0
+    # Each source's facts were judged once: one audit row per extracted fact, none twice.
+    assert scalar(conn, "SELECT count(*) FROM (SELECT memory_id, new_content FROM memory_history WHERE "
+                        "changed_by = 'pipeline-v2' GROUP BY 1, 2 HAVING count(*) > 1)") == 0
+    assert {r[0] for r in conn.execute("SELECT DISTINCT source_memory_id FROM memories WHERE who = 'pipeline-v2'")} \
+        == set(sources)
 
 
 def test_remember_over_http_then_sensor_run_then_recall_shows_the_derived_fact(client, workspace, instance,
@@ -106,7 +159,8 @@ def test_remember_over_http_then_sensor_run_then_recall_shows_the_derived_fact(c
     assert len(sensor_result.run_requests) == 1
     request = sensor_result.run_requests[0]
     job = defs.resolve_job_def("extract_memories")
-    run = job.execute_in_process(run_config=request.run_config, instance=instance, tags=request.tags)
+    run = job.execute_in_process(instance=instance, tags=request.tags)
+    assert run.dagster_run.tags["signet/queue"] == "extract"
     assert run.success
     checks = {e.check_name: e.passed for e in run.get_asset_check_evaluations()}
     assert checks == {"derived_facts_provenance": True, "queue_health": True, "provider_health": True,
@@ -122,14 +176,13 @@ def test_checks_fail_on_broken_provenance_and_dead_jobs(svc, resources, instance
     dead = remember(svc, RememberRequest(content="The staging database lives in Frankfurt")).jobId
     with svc.db.write() as conn:
         conn.execute("UPDATE memory_jobs SET status = 'dead' WHERE id = ?", (dead,))
-    assert dg.materialize([memory_extractions, memory_decisions, derived_facts], resources=resources,
-                          instance=instance).success
+    assert dg.materialize([extraction_pipeline], resources=resources, instance=instance).success
     with svc.db.write() as conn:  # a hard delete outside the API breaks provenance
         conn.execute("DELETE FROM memories WHERE id = ?", (source.id,))
     from signet_pipeline.checks import derived_facts_provenance, queue_health
 
-    result = dg.materialize([memory_extractions, memory_decisions, derived_facts, derived_facts_provenance,
-                             queue_health], resources=resources, instance=instance)
+    result = dg.materialize([extraction_pipeline, derived_facts_provenance, queue_health], resources=resources,
+                            instance=instance)
     checks = {e.check_name: e for e in result.get_asset_check_evaluations()}
     assert not checks["derived_facts_provenance"].passed
     assert checks["derived_facts_provenance"].metadata["orphans_found"].value == 2

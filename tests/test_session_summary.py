@@ -262,7 +262,7 @@ def test_a_lost_lease_writes_nothing_and_leaves_the_job_to_its_new_holder(client
 
     def reaped_meanwhile(path, body):  # another worker reaps and re-leases the job while we wait on the model
         with svc.db.write() as conn:
-            conn.execute("UPDATE memory_jobs SET leased_at = '2099-01-01T00:00:00.000Z'")
+            conn.execute("UPDATE memory_jobs SET lease_owner = 'another-run', attempts = attempts + 1")
         return _openai(["The team reviews the details every Monday morning."])(path, body)
 
     with FakeServer(reaped_meanwhile) as server:

@@ -51,7 +51,7 @@ def test_pipeline_facts_become_classified_attributes_of_their_entities(svc):
         "WHERE e.canonical_name = 'priya sharma' AND m.who = 'pipeline-v2' ORDER BY a.name").fetchall()
     assert rows == [("decisions", "constraint", "pipeline-v2"), ("preferences", "attribute", "pipeline-v2")]
     assert svc.db.reader().execute("SELECT count(*) FROM entity_attributes WHERE aspect_id IS NULL").fetchone()[0] == 0
-    assert JobQueue(svc.db).due("structural_classify") == []
+    assert JobQueue(svc.db).due_count("structural_classify") == 0
 
 
 def test_an_llm_classification_with_a_bad_item_keeps_the_good_ones(svc):

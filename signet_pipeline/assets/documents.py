@@ -3,8 +3,10 @@ chunk memories."""
 
 import dagster as dg
 
-from signet_pipeline.assets.metadata import QueueBatchConfig, bullet_list, latency, table
+from signet_pipeline.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
 from signet_pipeline.pipeline.documents import run_document_jobs
+from signet_pipeline.pipeline.queue import DOCUMENT_INGEST
+from signet_pipeline.pipeline.runner import JobBatch
 from signet_pipeline.resources import SignetStoreResource
 
 GROUP = "documents"
@@ -12,22 +14,23 @@ GROUP = "documents"
 
 @dg.asset(
     group_name=GROUP, kinds={"python", "sqlite"},
-    description="Document ingest: leases a batch of `document_ingest` jobs; fetches each URL (30 s timeout, "
+    description="Document ingest: drains the `document_ingest` queue; fetches each URL (30 s timeout, "
                 "documents.maxContentBytes cap, text types only, HTML reduced to text and title) or reads the queued "
                 "text, splits it into overlapping chunks (documents.chunkSize / chunkOverlap) and writes each as a "
                 "document_chunk memory linked to the document. Status moves extracting -> chunking -> embedding -> "
                 "indexing -> done (or failed, retried with backoff).",
 )
-def document_ingest(context: dg.AssetExecutionContext, config: QueueBatchConfig,
+def document_ingest(context: dg.AssetExecutionContext, config: DrainConfig,
                     signet: SignetStoreResource) -> dg.MaterializeResult:
     svc = signet.service()
-    batch = run_document_jobs(svc, signet.queue(), config.limit(svc.settings.pipeline.worker.batch_size),
-                              config.job_ids or None)
+    batch: JobBatch = JobBatch()
+    report = drain_queue(context, config, signet, DOCUMENT_INGEST,
+                         lambda queue: lambda limit: batch.add(run_document_jobs(svc, queue, limit)))
     if batch.failed:
         context.log.warning("%d document(s) failed and will be retried: %s", len(batch.failed), batch.failed[0])
     done = [r for r in batch.reports if r.status == "done"]
     return dg.MaterializeResult(metadata={
-        "documents": len(done), "chunks": sum(r.chunks for r in done), "memories": sum(r.memories for r in done),
+        **report.as_metadata(), "documents": len(done), "chunks": sum(r.chunks for r in done), "memories": sum(r.memories for r in done),
         "deduped_chunks": sum(r.deduped for r in done), "bytes": sum(r.bytes for r in done),
         "failed_permanently": sum(r.status == "failed" for r in batch.reports),
         "skipped": sum(r.status == "skipped" for r in batch.reports), "failures": len(batch.failed),

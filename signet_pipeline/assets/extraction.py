@@ -1,111 +1,99 @@
 """Extraction pipeline assets: memory_extractions -> memory_decisions -> derived_facts.
 
-The sensor (sensors.py) launches the `extract_memories` job with the ids of one batch of due
-`extract` jobs; the three assets lease, extract, decide and write them. The batch travels between
-the steps in memory (one process per run, in-process executor), so materialize the three together.
-`reextracted_facts` is the operator's backfill: daily partitions by memory created_at run the same
-steps over stored memories after a model or prompt change; re-running is idempotent.
+The three steps run as one multi-asset: a drain run (sensor extract_jobs_sensor) leases batches of
+`extract` jobs and takes each through lease -> extract -> decide -> write until nothing is due,
+then reports each step on its own asset. The batches travel between the steps in memory, so the
+three materialize together. `reextracted_facts` is the operator's backfill: daily partitions by
+memory created_at run the same steps over stored memories after a model or prompt change;
+re-running is idempotent.
 """
 
 from datetime import datetime, timezone
 
 import dagster as dg
-from signet_pipeline.assets.metadata import QueueBatchConfig, bullet_list, latency, table
+from signet_pipeline.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
 from signet_pipeline.pipeline.extraction import (
-    Batch, batch_for_memories, decide_batch, extract_batch, lease_batch, summarize, write_batch,
+    RunTotals, batch_for_memories, decide_batch, extract_batch, run_jobs, write_batch,
 )
+from signet_pipeline.pipeline.queue import EXTRACT
 from signet_pipeline.resources import LlmResource, SignetStoreResource
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.timeutil import to_iso
 
 GROUP = "extraction"
-BATCH_IO = "batch_io_manager"
-PREVIEW_ROWS = 20
 REEXTRACT_START = "2024-01-01"
 
 
-def _created_preview(signet: SignetStoreResource, batch: Batch) -> dg.MetadataValue:
-    ids = [mid for item in batch.items if item.report for mid in item.report.created][:PREVIEW_ROWS]
+def _created_preview(signet: SignetStoreResource, ids: list[str]) -> dg.MetadataValue:
     found = mem_store.fetch_many(signet.service().db.reader(), ids)
     rows = [[found[i]["type"], found[i]["content"], found[i]["source_memory_id"]] for i in ids if i in found]
     return table(["type", "content", "source memory"], rows, empty="no facts written")
 
 
-@dg.asset(
-    group_name=GROUP, io_manager_key=BATCH_IO, kinds={"python", "sqlite"},
-    description="Leases a batch of `extract` jobs from memory_jobs and runs the extraction stage on each source "
-                "memory (facts + entity triples, validated; warnings instead of failures).",
+def _write_metadata(totals: RunTotals) -> dict[str, object]:
+    """derived_facts metadata; also the backfill's."""
+    c = totals.counts
+    return {
+        "jobs_completed": c["completed"], "jobs_retrying": c["retry"], "jobs_dead": c["dead"],
+        "jobs_lost": c["lost"], "facts_written": c["written"], "facts_deduped": c["deduped"],
+        "facts_skipped": sum(totals.skipped.values()), "skip_reasons": dg.MetadataValue.json(dict(totals.skipped)),
+        "none_recorded": c["none"], "destructive_blocked": c["blocked"], "superseded": c["superseded"],
+        "review_needed": c["review_needed"], "shadow_proposals": c["shadow"],
+        "graph_relations_added": c["relations_added"], "graph_triples_rejected": c["triples_rejected"],
+        "graph_failures": c["graph_failures"], "stage_errors": dg.MetadataValue.json(dict(totals.errors)),
+        "write_ms": round(totals.timings_ms["write"], 1),
+    }
+
+
+@dg.multi_asset(
+    name="extraction_pipeline", can_subset=False,
+    specs=[
+        dg.AssetSpec("memory_extractions", group_name=GROUP, kinds={"python", "sqlite"},
+                     description="Extraction stage over the `extract` queue: each source memory's facts and entity "
+                                 "triples (validated; warnings instead of failures)."),
+        dg.AssetSpec("memory_decisions", deps=["memory_extractions"], group_name=GROUP, kinds={"python"},
+                     description="Decision stage: embeds the batch's facts in one call, finds each fact's top-5 hybrid "
+                                 "candidates and proposes ADD / UPDATE / DELETE / NONE (hallucinated targets "
+                                 "rejected), with contradiction checks on UPDATE/DELETE."),
+        dg.AssetSpec("derived_facts", deps=["memory_decisions"], group_name=GROUP, kinds={"python", "sqlite"},
+                     description="Controlled writes: applies the proposals the pipeline mode allows (shadow / "
+                                 "controlled / full) in one short transaction per source memory, with its history "
+                                 "rows, graph triples and the completion of its job."),
+    ],
+    description="Drains the `extract` queue: leases batches of worker.batchSize jobs and runs lease -> extract -> "
+                "decide -> write on each, until nothing has been due for worker.runIdleMs or worker.runBudgetMs "
+                "has passed. Launched by extract_jobs_sensor when jobs are due and no drain run is in flight; "
+                "launch it by hand to drain now.",
 )
-def memory_extractions(context: dg.AssetExecutionContext, config: QueueBatchConfig, signet: SignetStoreResource,
-                       llm: LlmResource) -> dg.Output[Batch]:
+def extraction_pipeline(context: dg.AssetExecutionContext, config: DrainConfig, signet: SignetStoreResource,
+                        llm: LlmResource):
     svc = signet.service()
     provider = llm.create(svc.settings)
-    limit = config.limit(svc.settings.pipeline.worker.batch_size)
-    batch = extract_batch(svc, provider, lease_batch(svc, signet.queue(), provider, limit, config.job_ids or None))
-    failed = [f"{i.memory_id}: {i.error}" for i in batch.items if i.error]
-    if failed:
-        context.log.warning("%d extraction(s) failed and will be retried: %s", len(failed), failed[:3])
-    return dg.Output(batch, metadata={
-        "jobs_leased": sum(1 for i in batch.items if i.job), "jobs_requested": len(config.job_ids),
-        "source_missing": sum(1 for i in batch.items if i.skipped), "extraction_failures": len(failed),
-        "facts_extracted": sum(len(i.extraction.facts) for i in batch.items if i.extraction),
-        "entities_extracted": sum(len(i.extraction.entities) for i in batch.items if i.extraction),
-        "provider": provider.name, "model": provider.model, "extract_ms": round(batch.timings_ms["extract"], 1),
-        **latency(batch.llm_latencies(), "llm"), "failures": bullet_list(failed[:20]),
-        "warnings": bullet_list(batch.warnings()),
+    totals = RunTotals()
+    report = drain_queue(context, config, signet, EXTRACT,
+                         lambda queue: lambda limit: totals.add(run_jobs(svc, queue, provider, limit)))
+    c = totals.counts
+    if totals.failures:
+        context.log.warning("%d job(s) failed and will be retried: %s", len(totals.failures), totals.failures[:3])
+    yield dg.MaterializeResult(asset_key="memory_extractions", metadata={
+        **report.as_metadata(), "jobs_leased": c["items"], "source_missing": c["skipped_jobs"],
+        "extraction_failures": sum(1 for f in totals.failures if ": extraction" in f),
+        "facts_extracted": c["facts_extracted"], "entities_extracted": c["entities_extracted"],
+        "provider": provider.name, "model": provider.model, "extract_ms": round(totals.timings_ms["extract"], 1),
+        **latency(totals.extract_ms, "llm"), "failures": bullet_list(totals.failures[:20]),
+        "warnings": bullet_list(totals.warnings),
     })
-
-
-@dg.asset(
-    group_name=GROUP, io_manager_key=BATCH_IO, kinds={"python"},
-    description="Decision stage: embeds every extracted fact in one call, finds its top-5 hybrid candidates and "
-                "proposes ADD / UPDATE / DELETE / NONE (hallucinated targets rejected), with contradiction checks "
-                "on UPDATE/DELETE.",
-)
-def memory_decisions(context: dg.AssetExecutionContext, memory_extractions: Batch, signet: SignetStoreResource,
-                     llm: LlmResource) -> dg.Output[Batch]:
-    svc = signet.service()
-    provider = llm.create(svc.settings)
-    before = {id(i): len(i.llm_ms) for i in memory_extractions.items}
-    batch = decide_batch(svc, provider, memory_extractions)
-    actions: dict[str, int] = {"add": 0, "update": 0, "delete": 0, "none": 0}
-    for item in batch.items:
-        for p in item.proposals:
-            actions[p.decision.action] += 1
-    decision_ms = [ms for i in batch.items for ms in i.llm_ms[before.get(id(i), 0):]]
-    failed = [f"{i.memory_id}: {i.error}" for i in batch.items if i.error and i.error.startswith("decision")]
-    return dg.Output(batch, metadata={
-        "proposals": sum(actions.values()), **{f"proposed_{a}": n for a, n in actions.items()},
-        "contradiction_risk": sum(1 for i in batch.items for p in i.proposals
-                                  if p.contradiction and p.contradiction.contradiction_risk),
-        "vectors_embedded": len(batch.vectors), "embed_ms": round(batch.timings_ms["embed"], 1),
-        "decide_ms": round(batch.timings_ms["decide"], 1), **latency(decision_ms, "decision"),
-        "decision_failures": len(failed), "failures": bullet_list(failed[:20]),
+    yield dg.MaterializeResult(asset_key="memory_decisions", metadata={
+        "proposals": sum(totals.actions.values()),
+        **{f"proposed_{a}": totals.actions[a] for a in ("add", "update", "delete", "none")},
+        "contradiction_risk": totals.contradiction_risk, "vectors_embedded": totals.vectors,
+        "embed_ms": round(totals.timings_ms["embed"], 1), "decide_ms": round(totals.timings_ms["decide"], 1),
+        **latency(totals.decision_ms, "decision"),
+        "decision_failures": sum(1 for f in totals.failures if ": decision" in f),
     })
-
-
-@dg.asset(
-    group_name=GROUP, kinds={"python", "sqlite"},
-    description="Controlled writes: applies the proposals the pipeline mode allows (shadow / controlled / full) in "
-                "one short transaction per source memory, records every proposal in memory_history, then completes "
-                "the jobs (failed ones retry with backoff, dead at max attempts).",
-)
-def derived_facts(context: dg.AssetExecutionContext, memory_decisions: Batch,
-                  signet: SignetStoreResource) -> dg.MaterializeResult:
-    svc = signet.service()
-    batch = write_batch(svc, signet.queue(), memory_decisions)
-    counts = summarize(batch)
-    return dg.MaterializeResult(metadata={
-        "mode": svc.settings.pipeline.write_mode, "jobs_completed": counts["completed"],
-        "jobs_retrying": counts["retry"], "jobs_dead": counts["dead"], "facts_written": counts["written"],
-        "facts_deduped": counts["deduped"], "facts_skipped": sum(counts["skipped"].values()),
-        "skip_reasons": dg.MetadataValue.json(counts["skipped"]), "none_recorded": counts["none"],
-        "destructive_blocked": counts["blocked"], "superseded": counts["superseded"],
-        "review_needed": counts["review_needed"], "shadow_proposals": counts["shadow"],
-        "graph_relations_added": counts["relations_added"], "graph_triples_rejected": counts["triples_rejected"],
-        "graph_failures": counts["graph_failures"],
-        "stage_errors": dg.MetadataValue.json(counts["errors"]),
-        "write_ms": round(batch.timings_ms["write"], 1), "written_preview": _created_preview(signet, batch),
+    yield dg.MaterializeResult(asset_key="derived_facts", metadata={
+        "mode": svc.settings.pipeline.write_mode, **_write_metadata(totals),
+        "written_preview": _created_preview(signet, totals.created),
     })
 
 
@@ -124,10 +112,7 @@ def reextracted_facts(context: dg.AssetExecutionContext, signet: SignetStoreReso
     window = context.partition_time_window
     start, end = (to_iso(t.astimezone(timezone.utc)) for t in (window.start, window.end))
     size = svc.settings.pipeline.worker.batch_size
-    totals: dict[str, int] = {}
-    memories = 0
-    latencies: list[float] = []
-    warnings: list[str] = []
+    totals = RunTotals()
     started = datetime.now(timezone.utc)
     after_rid = 0
     while True:
@@ -137,19 +122,11 @@ def reextracted_facts(context: dg.AssetExecutionContext, signet: SignetStoreReso
         if not page:
             break
         after_rid = page[-1][0]
-        batch = write_batch(svc, None, decide_batch(svc, provider, extract_batch(
-            svc, provider, batch_for_memories(svc, provider, [mid for _, mid in page]))))
-        memories += len(page)
-        latencies += batch.llm_latencies()
-        warnings += batch.warnings()
-        for key, value in summarize(batch).items():
-            if isinstance(value, int):
-                totals[key] = totals.get(key, 0) + value
+        totals.add(write_batch(svc, None, decide_batch(svc, provider, extract_batch(
+            svc, provider, batch_for_memories(svc, provider, [mid for _, mid in page])))))
     return dg.MaterializeResult(metadata={
-        "partition_range": f"{start} .. {end}", "memories_reprocessed": memories,
-        "facts_written": totals.get("written", 0), "facts_deduped": totals.get("deduped", 0),
-        "none_recorded": totals.get("none", 0), "destructive_blocked": totals.get("blocked", 0),
-        "failures": totals.get("failed", 0), "provider": provider.name, "model": provider.model,
-        "elapsed_s": round((datetime.now(timezone.utc) - started).total_seconds(), 2),
-        **latency(latencies, "llm"), "warnings": bullet_list(warnings[:50]),
+        "partition_range": f"{start} .. {end}", "memories_reprocessed": totals.counts["items"],
+        **_write_metadata(totals), "failures": totals.counts["failed"], "provider": provider.name,
+        "model": provider.model, "elapsed_s": round((datetime.now(timezone.utc) - started).total_seconds(), 2),
+        **latency(totals.extract_ms + totals.decision_ms, "llm"), "warnings": bullet_list(totals.warnings),
     })

@@ -3,7 +3,9 @@ detection over the entity graph (daily schedule and on demand)."""
 
 import dagster as dg
 
-from signet_pipeline.assets.metadata import QueueBatchConfig, bullet_list, latency, table
+from signet_pipeline.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
+from signet_pipeline.pipeline.queue import STRUCTURAL_CLASSIFY
+from signet_pipeline.pipeline.runner import JobBatch
 from signet_pipeline.pipeline.structural import run_structural_jobs
 from signet_pipeline.resources import LlmResource, SignetStoreResource
 from signet_pipeline.stages.communities import detect_all
@@ -39,21 +41,22 @@ def entity_communities(context: dg.AssetExecutionContext, signet: SignetStoreRes
 
 @dg.asset(
     group_name=GROUP, kinds={"python", "sqlite"},
-    description="Structural classification: leases a batch of `structural_classify` jobs (one per entity with new "
+    description="Structural classification: drains the `structural_classify` queue (one job per entity with new "
                 "facts) and gives each fact an aspect and a kind (attribute | constraint) through the LLM provider, "
                 "infers the type of entities still typed 'extracted', then supersedes contradicted siblings.",
 )
-def entity_structure(context: dg.AssetExecutionContext, config: QueueBatchConfig, signet: SignetStoreResource,
+def entity_structure(context: dg.AssetExecutionContext, config: DrainConfig, signet: SignetStoreResource,
                      llm: LlmResource) -> dg.MaterializeResult:
     svc = signet.service()
     provider = llm.create(svc.settings)
-    batch = run_structural_jobs(svc, signet.queue(), provider, config.limit(svc.settings.pipeline.worker.batch_size),
-                                config.job_ids or None)
+    batch: JobBatch = JobBatch()
+    report = drain_queue(context, config, signet, STRUCTURAL_CLASSIFY,
+                         lambda queue: lambda limit: batch.add(run_structural_jobs(svc, queue, provider, limit)))
     if batch.failed:
         context.log.warning("%d entity classification(s) failed and will be retried", len(batch.failed))
     warnings = [f"{r.entity_id}: {w}" for r in batch.reports for w in r.warnings]
     return dg.MaterializeResult(metadata={
-        "entities_classified": len(batch.reports), "facts_classified": sum(r.classified for r in batch.reports),
+        **report.as_metadata(), "entities_classified": len(batch.reports), "facts_classified": sum(r.classified for r in batch.reports),
         "constraints": sum(r.constraints for r in batch.reports),
         "superseded": sum(r.superseded for r in batch.reports),
         "types_inferred": dg.MetadataValue.json({r.entity_id: r.type_set for r in batch.reports if r.type_set}),

@@ -1,19 +1,57 @@
-"""Shared pieces of the assets: the run config of queue-driven assets and materialization
-metadata helpers (what an operator reads in the Dagster UI)."""
+"""Shared pieces of the assets: the drain shell and run config of queue-driven assets, and
+materialization metadata helpers (what an operator reads in the Dagster UI)."""
+import time
+from collections.abc import Callable
 from typing import Any
 
 import dagster as dg
 import numpy as np
 from pydantic import Field
 
+from signet_pipeline.pipeline.drain import DrainPolicy, DrainReport, Worker, drain
+from signet_pipeline.pipeline.queue import JobQueue
+from signet_pipeline.resources import SignetStoreResource
 
-class QueueBatchConfig(dg.Config):
-    job_ids: list[int] = Field(default_factory=list,
-                               description="memory_jobs ids of the batch (set by the sensor); empty = oldest due jobs")
-    max_jobs: int = Field(0, ge=0, le=1000, description="jobs to lease; 0 = memory.pipelineV2.worker.batchSize")
+PROGRESS_EVERY_S = 15.0
 
-    def limit(self, batch_size: int) -> int:
-        return self.max_jobs or max(len(self.job_ids), batch_size)
+
+class DrainConfig(dg.Config):
+    max_jobs: int = Field(0, ge=0, le=10_000_000,
+                          description="stop after this many jobs; 0 = until nothing is due (or the time budget passes)")
+    budget_s: int = Field(0, ge=0, le=86_400,
+                          description="stop leasing after this many seconds; 0 = memory.pipelineV2.worker.runBudgetMs")
+    idle_s: float | None = Field(None, ge=0, le=300,
+                                 description="wait this long for new jobs before ending; empty = worker.runIdleMs")
+
+
+def drain_queue(context: dg.AssetExecutionContext, config: DrainConfig, signet: SignetStoreResource, job_type: str,
+                make_step: Callable[[JobQueue], Callable[[int], int]]) -> DrainReport:
+    """Work `job_type`'s queue batch after batch as one registered, beating worker named by the run
+    id (pipeline/drain.py); `make_step(queue)` gives the function that leases and does one batch."""
+    svc = signet.service()
+    worker_cfg = svc.settings.pipeline.worker
+    policy = DrainPolicy.from_settings(worker_cfg, max_jobs=config.max_jobs, budget_s=config.budget_s or None,
+                                       idle_s=config.idle_s)
+    queue = signet.queue(owner=context.run.run_id)
+    step = make_step(queue)
+    started = last = time.monotonic()
+    done = 0
+
+    def logged(limit: int) -> int:
+        nonlocal last, done
+        leased = step(limit)
+        done += leased
+        if time.monotonic() - last >= PROGRESS_EVERY_S:
+            last = time.monotonic()
+            context.log.info("%s: %d jobs in %.0f s (%.1f/s), %d due", job_type, done, last - started,
+                             done / (last - started), queue.due_count(job_type))
+        return leased
+
+    with Worker(svc.db, job_type, context.run.run_id) as worker:
+        report = drain(logged, policy, batch_size=worker_cfg.batch_size, worker=worker)
+    context.log.info("%s: %d jobs in %d batches, %.1f s (%.1f jobs/s); stopped: %s", job_type, report.jobs,
+                     report.batches, report.seconds, report.jobs_per_s, report.stopped)
+    return report
 
 
 def latency(values_ms: list[float], prefix: str) -> dict[str, Any]:

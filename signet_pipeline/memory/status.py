@@ -9,6 +9,7 @@ from typing import Any
 
 from signet_pipeline import __version__
 from signet_pipeline.memory import aspect_feedback, diagnostics
+from signet_pipeline.memory.backlog import backlog
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import jobs as job_store
@@ -108,6 +109,7 @@ def pipeline_status(svc: MemoryService) -> dict[str, Any]:
         "enabled": pipe.enabled, "mode": pipe.write_mode, "graphEnabled": pipe.graph_on,
         "extraction": {"provider": pipe.extraction.provider, "model": pipe.extraction.model, **_extraction(svc)},
         "queues": job_store.counts_by_type(conn),
+        "backlog": backlog(svc.db).model_dump(),
         "providers": health.domains["provider"].signals["providers"],
         "feedback": aspect_feedback.telemetry(svc.db),
         "health": {"score": health.score, "status": health.status,

@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable
 
+import apsw
 import numpy as np
 
 from signet_pipeline.errors import ProviderError
@@ -26,7 +27,7 @@ from signet_pipeline.memory import analytics
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline.provider_health import ProviderCalls
-from signet_pipeline.pipeline.queue import EXTRACT, JobQueue
+from signet_pipeline.pipeline.queue import EXTRACT, Completion, JobQueue, LeaseLost
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.stages import contradiction
 from signet_pipeline.stages.decision import decide
@@ -35,7 +36,7 @@ from signet_pipeline.stages.graph import GraphReport, persist_triples
 from signet_pipeline.memory.remember import embed_missing
 from signet_pipeline.stages.writes import Proposal, WriteReport, apply_proposals
 from signet_pipeline.store import memories as mem_store
-from signet_pipeline.store.db import Row
+from signet_pipeline.store.db import Commit, Row
 from signet_pipeline.timeutil import now_iso
 
 MAX_WARNINGS_KEPT = 50
@@ -54,7 +55,7 @@ class WorkItem:
     skipped: str | None = None  # nothing to do (source deleted): the job completes
     report: WriteReport | None = None
     graph: GraphReport | None = None
-    outcome: str | None = None  # completed | retry | dead | skipped
+    outcome: str | None = None  # completed | retry | dead | skipped | lost (another worker holds the job)
 
 
 @dataclass
@@ -200,15 +201,17 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
 
 
 def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Batch:
+    """Per source memory, one write transaction holds its facts, history, graph triples and the
+    completion of its job: they commit together, or (the lease was lost) not at all."""
     started = time.perf_counter()
     batch.provider_calls.flush(svc.db, provider=batch.provider, model=batch.model)
     analytics.record_errors(svc.db, batch.errors)  # own short tx, before (not inside) the batch's writes
     for item in batch.items:
-        job_id = item.job["id"] if item.job else None
+        job = item.job if queue is not None else None
         if item.error is not None:
-            if queue is not None and item.job is not None:
-                status = queue.fail(item.job, item.error)
-                item.outcome = "dead" if status == "dead" else "retry"
+            if job is not None:
+                status = queue.fail(job, item.error)
+                item.outcome = {"dead": "dead", "pending": "retry", None: "lost"}[status]
                 if status == "dead":
                     with svc.db.write() as conn:
                         mem_store.set_extraction_status(conn, item.memory_id, "failed", now=now_iso())
@@ -216,22 +219,35 @@ def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Bat
                 item.outcome = "failed"
             continue
         if item.skipped is not None:
-            item.outcome = "skipped"
-            if queue is not None and job_id is not None:
-                queue.complete(job_id, {"skipped": item.skipped})
+            item.outcome = "skipped" if job is None or queue.complete(job, {"skipped": item.skipped}) else "lost"
             continue
-        item.report = apply_proposals(
-            svc, item.source, item.proposals, model=batch.model, fact_count=len(item.extraction.facts),
-            entity_count=len(item.extraction.entities), vectors=batch.vectors, job_id=job_id, rerun=batch.rerun)
-        if svc.settings.pipeline.graph_on and item.report.mode != "shadow":
-            item.graph = persist_triples(svc, item.source, item.extraction.entities,  # own tx, after the facts
-                                         list(item.report.created.items()))
+        try:
+            item.report = apply_proposals(
+                svc, item.source, item.proposals, model=batch.model, fact_count=len(item.extraction.facts),
+                entity_count=len(item.extraction.entities), vectors=batch.vectors, job_id=job["id"] if job else None,
+                rerun=batch.rerun, commit=_finish(svc, item, job))
+        except LeaseLost as exc:
+            item.outcome, item.error = "lost", str(exc)
+            continue
         item.outcome = "completed"
-        if queue is not None and job_id is not None:
-            queue.complete(job_id, {**item.report.as_dict(), "facts": len(item.extraction.facts),
-                                    "entities": len(item.extraction.entities), "warnings": item.warnings[:20]})
     batch.timings_ms["write"] = (time.perf_counter() - started) * 1000
     return batch
+
+
+def _finish(svc: MemoryService, item: WorkItem, job: Row | None) -> Commit:
+    """What the source memory's write transaction does last: the triples (their own savepoint; a
+    graph failure is logged, never fatal), then the job's completion."""
+    completion = Completion(job, lambda report: {
+        **report.as_dict(), "facts": len(item.extraction.facts), "entities": len(item.extraction.entities),
+        "warnings": item.warnings[:20]}) if job is not None else None
+
+    def finish(conn: apsw.Connection, report: WriteReport) -> None:
+        if svc.settings.pipeline.graph_on and report.mode != "shadow":
+            item.graph = persist_triples(svc, item.source, item.extraction.entities, list(report.created.items()))
+        if completion is not None:
+            completion(conn, report)
+
+    return finish
 
 
 def run_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int) -> Batch:
@@ -252,6 +268,7 @@ def summarize(batch: Batch) -> dict[str, Any]:
         "items": len(batch.items),
         "completed": outcomes.count("completed"), "retry": outcomes.count("retry"),
         "dead": outcomes.count("dead"), "failed": outcomes.count("failed"), "skipped_jobs": outcomes.count("skipped"),
+        "lost": outcomes.count("lost"),
         "facts_extracted": sum(len(i.extraction.facts) for i in batch.items if i.extraction),
         "entities_extracted": sum(len(i.extraction.entities) for i in batch.items if i.extraction),
         "proposals": sum(r.proposals for r in reports),
@@ -264,3 +281,46 @@ def summarize(batch: Batch) -> dict[str, Any]:
         "graph_failures": sum(1 for i in batch.items if i.graph and i.graph.failed),
         "errors": dict(Counter(event.code for event in batch.errors)),  # analytics codes recorded
     }
+
+
+@dataclass
+class RunTotals:
+    """What one run did over all its batches, for the assets' materialization metadata."""
+
+    batches: int = 0
+    counts: Counter = field(default_factory=Counter)  # the integer counts of summarize()
+    skipped: Counter = field(default_factory=Counter)  # skip reason -> facts
+    errors: Counter = field(default_factory=Counter)  # analytics code -> events
+    actions: Counter = field(default_factory=Counter)  # proposed action -> facts
+    timings_ms: Counter = field(default_factory=Counter)  # extract | embed | decide | write
+    extract_ms: list[float] = field(default_factory=list)  # per extraction call
+    decision_ms: list[float] = field(default_factory=list)  # per decision call
+    vectors: int = 0
+    contradiction_risk: int = 0
+    failures: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    created: list[str] = field(default_factory=list)  # ids of written facts, first PREVIEW_IDS
+
+    PREVIEW_IDS = 20
+
+    def add(self, batch: Batch) -> int:
+        """Fold a finished batch in; returns its job count (the drain's step result)."""
+        self.batches += 1
+        summary = summarize(batch)
+        self.counts.update({k: v for k, v in summary.items() if isinstance(v, int)})
+        self.skipped.update(summary["skipped"])
+        self.errors.update(summary["errors"])
+        self.timings_ms.update(batch.timings_ms)
+        self.vectors += len(batch.vectors)
+        for item in batch.items:
+            self.extract_ms += item.llm_ms[:1]
+            self.decision_ms += item.llm_ms[1:]
+            self.actions.update(p.decision.action for p in item.proposals)
+            self.contradiction_risk += sum(1 for p in item.proposals if p.contradiction and p.contradiction.contradiction_risk)
+            if item.error:
+                self.failures.append(f"{item.memory_id}: {item.error}")
+            if item.report and len(self.created) < self.PREVIEW_IDS:
+                self.created += list(item.report.created)[:self.PREVIEW_IDS - len(self.created)]
+        self.failures = self.failures[-MAX_WARNINGS_KEPT:]
+        self.warnings = (self.warnings + batch.warnings())[:MAX_WARNINGS_KEPT]
+        return len(batch.items)

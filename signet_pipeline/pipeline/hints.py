@@ -17,8 +17,8 @@ def run_hint_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
     return run_queue_jobs(
         svc.db, queue, (llm.name, llm.model), PROSPECTIVE_INDEX, limit=limit, ids=ids, target="memory_id",
         concurrency=cfg.worker.concurrency,
-        work=lambda job: generate_hints(svc, llm, job["memory_id"] or "", limit=cfg.hints.max,
-                                        timeout=cfg.hints.timeout / 1000),
+        work=lambda job, completion: generate_hints(svc, llm, job["memory_id"] or "", limit=cfg.hints.max,
+                                                    timeout=cfg.hints.timeout / 1000, commit=completion),
         result=lambda report: {"hints": report.written, "skipped": report.skipped})
 
 

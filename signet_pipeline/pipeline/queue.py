@@ -1,6 +1,7 @@
 """The one job queue every background stage uses (memory_jobs; spec "Job Queue").
 
-Leases are atomic write transactions; a failed job waits `min(1 s x 2^(attempts-1), 30 s)` plus up
+Leases are atomic write transactions and belong to an owner (a Dagster run id, or this process's
+own name): only that owner, in that attempt, completes or fails the job. A failed job waits `min(1 s x 2^(attempts-1), 30 s)` plus up
 to 500 ms of jitter before it is due again (recorded as `not_before`, so the wait survives
 restarts and holds across processes); at max_attempts it is `dead`. Stale leases (a worker died)
 return to pending after the lease timeout.
@@ -8,7 +9,10 @@ return to pending after the lease timeout.
 
 from __future__ import annotations
 
+import os
 import random
+import socket
+import uuid
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -31,8 +35,23 @@ BASE_DELAY_S = 1.0
 
 
 class LeaseLost(Exception):
-    """A long job's lease expired and was reaped: another worker may hold the job now, so this
-    one must neither write nor complete it."""
+    """A job's lease was released or reaped: another worker may hold the job now, so this one must
+    neither write nor complete it."""
+
+
+class Completion:
+    """Completes a leased job inside the write transaction that stores its work, so the work and
+    the completion commit together (a crash between the two cannot run the job twice). Raises
+    LeaseLost there when the lease is gone, which rolls the work back."""
+
+    def __init__(self, job: Row, result: Callable[[Any], dict[str, Any] | None]):
+        self.job, self._result = job, result
+        self.committed = False
+
+    def __call__(self, conn: apsw.Connection, report: Any) -> None:
+        if not job_store.complete(conn, self.job, now=now_iso(), result=self._result(report)):
+            raise LeaseLost(f"job {self.job['id']}: lease lost before its work was committed")
+        self.committed = True
 
 
 def enqueue_for_new_memory(conn: apsw.Connection, pipeline: PipelineV2Config, *, memory_id: str, now: str,
@@ -58,13 +77,19 @@ def backoff_s(attempts: int, rng: random.Random | None = None) -> float:
     return min(BASE_DELAY_S * 2 ** max(attempts - 1, 0), MAX_DELAY_S) + jitter
 
 
+def process_owner() -> str:
+    """A lease owner name for work done in this process outside Dagster (tests, benchmarks, eval)."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
 class JobQueue:
     def __init__(self, db: Database, *, max_attempts: int = 3, lease_timeout_ms: int = 300_000,
-                 rng: random.Random | None = None):
+                 rng: random.Random | None = None, owner: str | None = None):
         self._db = db
         self.max_attempts = max_attempts
         self.lease_timeout_ms = lease_timeout_ms
         self._rng = rng or random.Random()
+        self.owner = owner or process_owner()
 
     def enqueue(self, job_type: str, *, memory_id: str | None = None, document_id: str | None = None,
                 entity_id: str | None = None, payload: dict[str, Any] | None = None) -> tuple[int, bool]:
@@ -77,35 +102,31 @@ class JobQueue:
 
     def lease(self, job_types: list[str], limit: int = 1, ids: list[int] | None = None) -> list[Row]:
         with self._db.write() as conn:
-            return job_store.lease(conn, job_types=job_types, now=now_iso(), limit=limit, ids=ids)
+            return job_store.lease(conn, job_types=job_types, now=now_iso(), owner=self.owner, limit=limit, ids=ids)
 
-    def due(self, job_type: str, limit: int = 1000) -> list[Row]:
-        return job_store.due(self._db.reader(), job_type=job_type, now=now_iso(), limit=limit)
+    def due_count(self, job_type: str) -> int:
+        return job_store.due_by_type(self._db.reader(), now_iso()).get(job_type, 0)
 
     def keeper(self, job: Row) -> Callable[[], None]:
         """A heartbeat for a job that may outlast its lease: each call extends the lease, or raises
         LeaseLost when it was reaped meanwhile."""
-        held = {"leased_at": job["leased_at"]}
-
         def renew() -> None:
-            now = now_iso()
             with self._db.write() as conn:
-                if not job_store.renew(conn, job["id"], leased_at=held["leased_at"], now=now):
+                if not job_store.renew(conn, job, now=now_iso()):
                     raise LeaseLost(f"job {job['id']}: lease expired and was reaped")
-            held["leased_at"] = now
 
         return renew
 
-    def complete(self, job_id: int, result: dict[str, Any] | None = None) -> bool:
+    def complete(self, job: Row, result: dict[str, Any] | None = None) -> bool:
         with self._db.write() as conn:
-            return job_store.complete(conn, job_id, now=now_iso(), result=result)
+            return job_store.complete(conn, job, now=now_iso(), result=result)
 
     def fail(self, job: Row, error: str) -> str | None:
         """Record a failure of a leased job; returns its new status (pending or dead)."""
         now = datetime.now(timezone.utc)
         due = to_iso(now + timedelta(seconds=backoff_s(job["attempts"], self._rng)))
         with self._db.write() as conn:
-            return job_store.fail(conn, job["id"], now=to_iso(now), error=error, not_before=due)
+            return job_store.fail(conn, job, now=to_iso(now), error=error, not_before=due)
 
     def reap_stale_leases(self, job_type: str | None = None) -> int:
         now = datetime.now(timezone.utc)

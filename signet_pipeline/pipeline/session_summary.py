@@ -20,8 +20,8 @@ def run_session_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
     return run_queue_jobs(
         svc.db, queue, (llm.name, llm.model), SESSION_SUMMARY, limit=limit, ids=ids, target="session_key",
         lease_each=True,
-        work=lambda job: summarize_session(svc, llm, job["session_key"] or "",
-                                           SummaryPayload.model_validate(json.loads(job["payload"] or "{}")),
-                                           timeout=cfg.extraction.timeout / 1000, heartbeat=queue.keeper(job)),
+        work=lambda job, _completion: summarize_session(
+            svc, llm, job["session_key"] or "", SummaryPayload.model_validate(json.loads(job["payload"] or "{}")),
+            timeout=cfg.extraction.timeout / 1000, heartbeat=queue.keeper(job)),
         result=lambda report: report.model_dump(exclude={"session_key", "memory_ids", "warnings"})
         | {"memoriesSaved": len(report.memory_ids), "warnings": report.warnings[:20]})

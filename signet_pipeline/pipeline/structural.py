@@ -15,5 +15,6 @@ def run_structural_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: in
     timeout = svc.settings.pipeline.extraction.timeout / 1000
     return run_queue_jobs(
         svc.db, queue, (llm.name, llm.model), STRUCTURAL_CLASSIFY, limit=limit, ids=ids, target="entity_id",
-        work=lambda job: classify_entity(svc, llm, job["entity_id"] or "", timeout=timeout),
+        work=lambda job, completion: classify_entity(svc, llm, job["entity_id"] or "", timeout=timeout,
+                                                     commit=completion),
         result=lambda report: report.model_dump(mode="json"))

@@ -1,7 +1,7 @@
 """Graph persistence of extracted triples (spec memory-pipeline "Knowledge Graph").
 
-Runs in its own transaction after the fact writes; a failure is logged and never reverts the
-facts. Entities are resolved by canonical name within the memory's agent (names shorter than 4
+Runs last in the source memory's write transaction, under a savepoint: a failure is logged and
+rolls back the triples alone, never the facts. Entities are resolved by canonical name within the memory's agent (names shorter than 4
 characters rejected), both ends get a mention of the source memory, the relation is asserted
 (running-average confidence) and mirrored as a typed dependency edge for traversal. Idempotent:
 re-processing a memory adds nothing.
@@ -74,7 +74,9 @@ def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEnti
     if not triples:
         return report
     try:
-        with svc.db.write() as conn:
+        # A savepoint: inside the facts' transaction (the pipeline's case) a failure rolls back
+        # the triples alone.
+        with svc.db.write() as conn, conn:
             now = now_iso()
             for triple in triples:
                 ends = [(name, canonical_name(name)) for name in (triple.source, triple.target)]
@@ -99,7 +101,7 @@ def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEnti
                     graph_store.upsert_dependency(conn, source_id=ids[0], target_id=ids[1],
                                                   dependency_type=dependency_type(relationship),
                                                   strength=triple.confidence, now=now)
-    except Exception as exc:  # non-fatal by spec: the facts are already committed
+    except Exception as exc:  # non-fatal by spec: the facts stay
         log.warning("graph persistence failed for memory %s: %s", source["id"], exc)
         report.failed = str(exc)
     return report

@@ -17,6 +17,7 @@ from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
 from signet_pipeline.store import hints as hints_store
+from signet_pipeline.store.db import Commit
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.timeutil import now_iso
 
@@ -82,9 +83,10 @@ def parse_hints(reply: str | dict[str, Any] | list[Any], content: str, limit: in
     return hints[:limit], warnings
 
 
-def generate_hints(svc: MemoryService, llm: Llm, memory_id: str, *, limit: int,
-                   timeout: float | None = None) -> HintsReport:
-    """Raises ProviderError when the provider fails (the job then retries)."""
+def generate_hints(svc: MemoryService, llm: Llm, memory_id: str, *, limit: int, timeout: float | None = None,
+                   commit: Commit | None = None) -> HintsReport:
+    """Raises ProviderError when the provider fails (the job then retries). `commit` runs last in
+    the write transaction (the queue completes the job there)."""
     report = HintsReport(memory_id=memory_id)
     row = mem_store.get(svc.db.reader(), memory_id)
     if row is None:
@@ -98,6 +100,8 @@ def generate_hints(svc: MemoryService, llm: Llm, memory_id: str, *, limit: int,
     with svc.db.write() as conn:
         report.written = hints_store.replace(conn, memory_id=memory_id, content_hash=row["content_hash"],
                                              hints=report.hints, model=llm.model, now=now_iso())
+        if commit is not None:
+            commit(conn, report)
     if report.hints and not report.written:
         report.skipped = "memory deleted or changed while its hints were generated"
     return report

@@ -17,6 +17,7 @@ from signet_pipeline.memory.supersession import supersede_siblings
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
 from signet_pipeline.store import graph as graph_store
+from signet_pipeline.store.db import Commit
 from signet_pipeline.timeutil import now_iso
 
 ENTITY_TYPES = ("person", "project", "system", "tool", "concept", "skill", "task", "unknown")
@@ -91,8 +92,9 @@ def parse_classification(reply: str | dict[str, Any], count: int) -> tuple[dict[
 
 
 def classify_entity(svc: MemoryService, llm: Llm, entity_id: str, *, batch_size: int = 20,
-                    timeout: float | None = None) -> ClassifyReport:
-    """Raises ProviderError when the provider fails (the job then retries)."""
+                    timeout: float | None = None, commit: Commit | None = None) -> ClassifyReport:
+    """Raises ProviderError when the provider fails (the job then retries). `commit` runs last in
+    the write transaction (the queue completes the job there)."""
     report = ClassifyReport(entity_id=entity_id)
     conn = svc.db.reader()
     entity = graph_store.entity_row(conn, entity_id)
@@ -124,4 +126,6 @@ def classify_entity(svc: MemoryService, llm: Llm, entity_id: str, *, batch_size:
                                                         content=facts[index], now=now)
         if entity_type and graph_store.set_entity_type(wconn, entity_id, entity_type, now):
             report.type_set = entity_type
+        if commit is not None:
+            commit(wconn, report)
     return report

@@ -33,7 +33,7 @@ from signet_pipeline.stages.extraction import ExtractedFact
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import memories as mem_store
-from signet_pipeline.store.db import Row
+from signet_pipeline.store.db import Commit, Row
 from signet_pipeline.timeutil import now_iso
 
 PIPELINE_ACTOR = "pipeline-v2"
@@ -142,8 +142,9 @@ def _refuse_supersede(target: Row | None, source: Row) -> str | None:
 
 def apply_proposals(svc: MemoryService, source: Row, proposals: list[Proposal], *, model: str, fact_count: int,
                     entity_count: int, vectors: dict[str, np.ndarray] | None = None, job_id: int | None = None,
-                    rerun: bool = False) -> WriteReport:
-    """Apply one source memory's proposals in one write transaction; mark its extraction completed."""
+                    rerun: bool = False, commit: Commit | None = None) -> WriteReport:
+    """Apply one source memory's proposals in one write transaction; mark its extraction completed.
+    `commit(conn, report)` runs last in that transaction (graph triples, the job's completion)."""
     pipeline = svc.settings.pipeline
     mode = pipeline.write_mode
     report = WriteReport(mode=mode, proposals=len(proposals))
@@ -205,4 +206,6 @@ def apply_proposals(svc: MemoryService, source: Row, proposals: list[Proposal], 
             history_store.record(conn, memory_id=source["id"], event="reextracted", now=now, changed_by=PIPELINE_ACTOR,
                                  actor_type="pipeline", reason="re-extraction backfill",
                                  metadata={"extractionModel": model, **report.as_dict()})
+        if commit is not None:
+            commit(conn, report)
     return report

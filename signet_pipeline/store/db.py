@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -26,6 +26,9 @@ from signet_pipeline.errors import StoreError
 
 Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any]
+# Run last inside a write transaction with its report (the job queue completes a job there, so the
+# work and its completion commit together).
+Commit = Callable[[apsw.Connection, Any], None]
 
 BUSY_TIMEOUT_MS = 30_000
 log = logging.getLogger("signet.store")

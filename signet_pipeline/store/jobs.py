@@ -1,8 +1,12 @@
-"""SQL for memory_jobs, the durable queue every background stage reads.
+"""SQL for memory_jobs, the durable queue every background stage reads, and queue_workers, the
+workers draining it.
 
 pending -> leased -> completed, or -> pending again (with a not-before time) on failure, or
 -> dead once attempts reach max_attempts. Every state change runs inside the caller's write
 transaction (`Database.write()`), so two workers — threads or processes — never lease one job.
+A lease is (id, lease_owner, attempts): completing or failing a job checks all three, so a worker
+whose lease was released (it stopped beating, or its lease timed out) and re-leased elsewhere
+cannot complete the job a second time.
 """
 
 from __future__ import annotations
@@ -55,53 +59,78 @@ def oldest_pending_created_at(conn: apsw.Connection, job_type: str) -> str | Non
                   (job_type,))
 
 
-def lease(conn: apsw.Connection, *, job_types: list[str], now: str, limit: int = 1,
+def lease(conn: apsw.Connection, *, job_types: list[str], now: str, owner: str, limit: int = 1,
           ids: list[int] | None = None) -> list[Row]:
     """Lease up to `limit` of the oldest pending jobs of these types that are due (not_before
-    passed) and have attempts left: status leased, attempts + 1, leased_at now. `ids` restricts
-    the lease to those jobs (a run planned for a batch takes that batch, if still due)."""
+    passed) and have attempts left: status leased, attempts + 1, leased_at now, lease_owner
+    `owner`. `ids` restricts the lease to those jobs."""
     return rows(
         conn,
-        "UPDATE memory_jobs SET status = 'leased', attempts = attempts + 1, leased_at = :now, updated_at = :now "
+        "UPDATE memory_jobs SET status = 'leased', attempts = attempts + 1, leased_at = :now, updated_at = :now, "
+        "lease_owner = :owner "
         "WHERE id IN (SELECT id FROM memory_jobs WHERE status = 'pending' AND attempts < max_attempts "
         "AND job_type IN (SELECT value FROM json_each(:types)) AND (not_before IS NULL OR not_before <= :now) "
         "AND (:ids IS NULL OR id IN (SELECT value FROM json_each(:ids))) "
         "ORDER BY id LIMIT :limit) RETURNING *",
-        {"now": now, "types": json.dumps(job_types), "limit": limit,
+        {"now": now, "types": json.dumps(job_types), "limit": limit, "owner": owner,
          "ids": json.dumps(ids) if ids is not None else None},
     )
 
 
-def renew(conn: apsw.Connection, job_id: int, *, leased_at: str, now: str) -> bool:
-    """Extend a lease the caller still holds: its leased_at unchanged since it leased or last
-    renewed (a reaped and re-leased job has a new one). False when the lease was lost."""
-    conn.execute("UPDATE memory_jobs SET leased_at = ?, updated_at = ? WHERE id = ? AND status = 'leased' "
-                 "AND leased_at = ?", (now, now, job_id, leased_at))
+# The lease a worker holds: the job, still leased, by this owner, in this attempt.
+_HELD = "id = :id AND status = 'leased' AND lease_owner IS :owner AND attempts = :attempts"
+
+
+def _held(job: Row) -> dict[str, Any]:
+    return {"id": job["id"], "owner": job["lease_owner"], "attempts": job["attempts"]}
+
+
+def holds(conn: apsw.Connection, job: Row) -> bool:
+    """Whether the lease `job` (a row as lease returned it) is still the job's current one."""
+    return scalar(conn, f"SELECT 1 FROM memory_jobs WHERE {_HELD}", _held(job)) is not None
+
+
+def renew(conn: apsw.Connection, job: Row, *, now: str) -> bool:
+    """Extend a lease the caller still holds. False when the lease was lost."""
+    conn.execute(f"UPDATE memory_jobs SET leased_at = :now, updated_at = :now WHERE {_HELD}", _held(job) | {"now": now})
     return conn.changes() > 0
 
 
-def complete(conn: apsw.Connection, job_id: int, *, now: str, result: dict[str, Any] | None = None) -> bool:
-    """Mark a leased job completed. False if it was not leased (reaped meanwhile)."""
+def complete(conn: apsw.Connection, job: Row, *, now: str, result: dict[str, Any] | None = None) -> bool:
+    """Mark a leased job completed. False if the caller's lease is gone (released or reaped)."""
     conn.execute(
-        "UPDATE memory_jobs SET status = 'completed', completed_at = ?, updated_at = ?, result = ?, error = NULL "
-        "WHERE id = ? AND status = 'leased'",
-        (now, now, json.dumps(result) if result is not None else None, job_id),
+        "UPDATE memory_jobs SET status = 'completed', completed_at = :now, updated_at = :now, result = :result, "
+        f"error = NULL, lease_owner = NULL WHERE {_HELD}",
+        _held(job) | {"now": now, "result": json.dumps(result) if result is not None else None},
     )
     return conn.changes() > 0
 
 
-def fail(conn: apsw.Connection, job_id: int, *, now: str, error: str, not_before: str) -> str | None:
+def fail(conn: apsw.Connection, job: Row, *, now: str, error: str, not_before: str) -> str | None:
     """Back to pending (due at `not_before`) or `dead` once attempts reached max_attempts.
-    Returns the new status, or None if the job was not leased."""
+    Returns the new status, or None if the caller's lease is gone."""
     found = rows(
         conn,
         "UPDATE memory_jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END, "
-        "failed_at = :now, updated_at = :now, error = :error, leased_at = NULL, "
+        "failed_at = :now, updated_at = :now, error = :error, leased_at = NULL, lease_owner = NULL, "
         "not_before = CASE WHEN attempts >= max_attempts THEN NULL ELSE :not_before END "
-        "WHERE id = :id AND status = 'leased' RETURNING status",
-        {"now": now, "error": error[:2000], "not_before": not_before, "id": job_id},
+        f"WHERE {_HELD} RETURNING status",
+        _held(job) | {"now": now, "error": error[:2000], "not_before": not_before},
     )
     return found[0]["status"] if found else None
+
+
+_RELEASE = ("status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END, "
+            "failed_at = CASE WHEN attempts >= max_attempts THEN :now ELSE failed_at END, "
+            "error = :error, leased_at = NULL, lease_owner = NULL, updated_at = :now")
+
+
+def release_owner(conn: apsw.Connection, owner: str, *, now: str, error: str) -> int:
+    """Every lease `owner` still holds goes back to pending (or dead when that was the job's last
+    attempt): the worker stopped, or stopped beating. Returns the jobs released."""
+    conn.execute(f"UPDATE memory_jobs SET {_RELEASE} WHERE status = 'leased' AND lease_owner = :owner",
+                 {"now": now, "owner": owner, "error": error})
+    return conn.changes()
 
 
 def reap_stale_leases(conn: apsw.Connection, *, leased_before: str, now: str, job_type: str | None = None) -> int:
@@ -109,11 +138,9 @@ def reap_stale_leases(conn: apsw.Connection, *, leased_before: str, now: str, jo
     dead when that lease was their last attempt (a pending job without attempts left would
     never be leased again). `job_type` limits the sweep to one queue."""
     conn.execute(
-        "UPDATE memory_jobs SET status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pending' END, "
-        "failed_at = CASE WHEN attempts >= max_attempts THEN :now ELSE failed_at END, "
-        "error = 'lease expired (worker stopped mid-job)', leased_at = NULL, updated_at = :now "
+        f"UPDATE memory_jobs SET {_RELEASE} "
         "WHERE status = 'leased' AND leased_at < :cutoff AND (:type IS NULL OR job_type = :type)",
-        {"now": now, "cutoff": leased_before, "type": job_type},
+        {"now": now, "cutoff": leased_before, "type": job_type, "error": "lease expired (worker stopped mid-job)"},
     )
     return conn.changes()
 
@@ -130,16 +157,6 @@ def requeue_dead(conn: apsw.Connection, *, now: str, limit: int = 50) -> int:
         (now, limit),
     )
     return conn.changes()
-
-
-def due(conn: apsw.Connection, *, job_type: str, now: str, limit: int) -> list[Row]:
-    """Pending jobs of a type that a lease would take now (oldest first)."""
-    return rows(
-        conn,
-        "SELECT id, attempts, created_at FROM memory_jobs WHERE status = 'pending' AND job_type = ? "
-        "AND attempts < max_attempts AND (not_before IS NULL OR not_before <= ?) ORDER BY id LIMIT ?",
-        (job_type, now, limit),
-    )
 
 
 def queue_ready(conn: apsw.Connection) -> bool:
@@ -175,3 +192,54 @@ def counts_by_type(conn: apsw.Connection) -> dict[str, dict[str, int]]:
     for job_type, status, n in conn.execute("SELECT job_type, status, count(*) FROM memory_jobs GROUP BY 1, 2"):
         out.setdefault(job_type, {})[status] = n
     return out
+
+
+def finished_since(conn: apsw.Connection, since: str) -> dict[str, int]:
+    """job type -> jobs completed at or after `since` (the drain rate's numerator)."""
+    return {r[0]: r[1] for r in conn.execute(
+        "SELECT job_type, count(*) FROM memory_jobs WHERE status = 'completed' AND completed_at >= ? GROUP BY 1",
+        (since,))}
+
+
+def due_by_type(conn: apsw.Connection, now: str) -> dict[str, int]:
+    """job type -> pending jobs a lease would take now (not waiting out a backoff)."""
+    return {r[0]: r[1] for r in conn.execute(
+        "SELECT job_type, count(*) FROM memory_jobs WHERE status = 'pending' AND attempts < max_attempts "
+        "AND (not_before IS NULL OR not_before <= ?) GROUP BY 1", (now,))}
+
+
+# queue_workers: one row per live drain worker, beating while it runs.
+
+def register_worker(conn: apsw.Connection, *, owner: str, job_type: str, pid: int, host: str, now: str) -> None:
+    conn.execute("INSERT OR REPLACE INTO queue_workers(owner, job_type, pid, host, started_at, beat_at) "
+                 "VALUES (?, ?, ?, ?, ?, ?)", (owner, job_type, pid, host, now, now))
+
+
+def beat(conn: apsw.Connection, *, owner: str, now: str, jobs_done: int, batches: int) -> bool:
+    """The worker's heartbeat: its row and every lease it holds are stamped `now`. False when the
+    row is gone (another process declared this worker dead and released its leases)."""
+    conn.execute("UPDATE queue_workers SET beat_at = ?, jobs_done = ?, batches = ? WHERE owner = ?",
+                 (now, jobs_done, batches, owner))
+    alive = conn.changes() > 0
+    if alive:
+        conn.execute("UPDATE memory_jobs SET leased_at = ?, updated_at = ? WHERE status = 'leased' AND lease_owner = ?",
+                     (now, now, owner))
+    return alive
+
+
+def remove_worker(conn: apsw.Connection, owner: str) -> None:
+    conn.execute("DELETE FROM queue_workers WHERE owner = ?", (owner,))
+
+
+def workers(conn: apsw.Connection) -> list[Row]:
+    return rows(conn, "SELECT * FROM queue_workers ORDER BY started_at")
+
+
+def worker(conn: apsw.Connection, owner: str) -> Row | None:
+    return one(conn, "SELECT * FROM queue_workers WHERE owner = ?", (owner,))
+
+
+def lease_owners(conn: apsw.Connection, job_type: str) -> list[str]:
+    """Owners holding leases of this type (to find leases whose worker is gone)."""
+    return [r[0] for r in conn.execute("SELECT DISTINCT lease_owner FROM memory_jobs WHERE status = 'leased' "
+                                       "AND job_type = ? AND lease_owner IS NOT NULL", (job_type,))]

@@ -1,0 +1,167 @@
+"""Drain runs: one worker works one job type's queue batch after batch, so a backlog costs a few
+Dagster runs instead of one per batch (a run launch costs seconds: a process, imports, the store
+and the embedder; a batch of 50 rules jobs costs about one).
+
+`drain` calls `step(limit)` (lease up to `limit` jobs, do them, return how many it leased) until
+nothing has been due for `idle_s` (the run lingers about as long as launching the next one would
+cost, so a trickle of new memories is served without a launch), `budget_s` has passed (runs stay
+bounded: their metadata reaches the Dagster UI and other runs get a slot), `max_jobs` are done, or
+the worker was declared dead.
+
+`Worker` is the drain's presence in the store (queue_workers): registered at the start, beating
+from a thread every BEAT_S (which also stamps its leases, so a live worker's leases never time
+out), removed at the end after releasing any lease it still holds. A worker whose beat is older
+than STALE_S is dead (kill -9, OOM, a lost machine): `release_dead_workers` puts its leases back to
+pending at once, and the sensor fails its Dagster run, instead of waiting for the lease timeout.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+
+from signet_pipeline.config_sections import WorkerConfig
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store.db import Database
+from signet_pipeline.timeutil import now_iso, to_iso
+
+log = logging.getLogger("signet.pipeline")
+
+BEAT_S = 5.0
+STALE_S = 30.0  # six missed beats
+
+
+@dataclass(frozen=True)
+class DrainPolicy:
+    budget_s: float
+    idle_s: float
+    poll_s: float = 0.5
+    max_jobs: int = 0  # 0: no cap
+
+    @classmethod
+    def from_settings(cls, worker: WorkerConfig, *, max_jobs: int = 0, budget_s: float | None = None,
+                      idle_s: float | None = None) -> "DrainPolicy":
+        """The settings' budget and linger (worker.runBudgetMs / runIdleMs) unless given."""
+        return cls(budget_s=worker.run_budget_ms / 1000 if budget_s is None else budget_s, max_jobs=max_jobs,
+                   idle_s=worker.run_idle_ms / 1000 if idle_s is None else idle_s)
+
+
+@dataclass
+class DrainReport:
+    jobs: int = 0
+    batches: int = 0
+    seconds: float = 0.0
+    stopped: str = ""  # empty | budget | max_jobs | lost
+
+    @property
+    def jobs_per_s(self) -> float:
+        return round(self.jobs / self.seconds, 2) if self.seconds > 0 else 0.0
+
+    def as_metadata(self) -> dict[str, float | int | str]:
+        return {"drain_jobs": self.jobs, "drain_batches": self.batches, "drain_seconds": round(self.seconds, 2),
+                "drain_jobs_per_s": self.jobs_per_s, "drain_stopped": self.stopped}
+
+
+class Worker:
+    """A drain worker's row in queue_workers and its heartbeat thread (use as a context manager)."""
+
+    def __init__(self, db: Database, job_type: str, owner: str, *, beat_s: float = BEAT_S):
+        self.db, self.job_type, self.owner, self.beat_s = db, job_type, owner, beat_s
+        self.jobs = self.batches = 0
+        self.alive = True
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name=f"signet-beat-{job_type}", daemon=True)
+
+    def __enter__(self) -> "Worker":
+        with self.db.write() as conn:
+            job_store.register_worker(conn, owner=self.owner, job_type=self.job_type, pid=os.getpid(),
+                                      host=socket.gethostname(), now=now_iso())
+        self._thread.start()
+        return self
+
+    def progress(self, jobs: int) -> None:
+        self.jobs += jobs
+        self.batches += 1
+
+    def beat(self) -> None:
+        with self.db.write() as conn:
+            self.alive = job_store.beat(conn, owner=self.owner, now=now_iso(), jobs_done=self.jobs,
+                                        batches=self.batches) and self.alive
+        if not self.alive:
+            log.warning("worker %s was declared dead (its leases were released); stopping", self.owner)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.beat_s):
+            try:
+                self.beat()
+            except Exception:  # noqa: BLE001 - a missed beat is retried; STALE_S allows several
+                log.exception("heartbeat of %s failed", self.owner)
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(timeout=self.beat_s + 1)
+        with self.db.write() as conn:
+            released = job_store.release_owner(conn, self.owner, now=now_iso(), error="worker stopped mid-job")
+            job_store.remove_worker(conn, self.owner)
+        if released:
+            log.warning("worker %s stopped holding %d lease(s); released them", self.owner, released)
+
+
+def drain(step: Callable[[int], int], policy: DrainPolicy, *, batch_size: int, worker: Worker | None = None,
+          clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> DrainReport:
+    report = DrainReport()
+    started = clock()
+    idle_since: float | None = None
+    while True:
+        if policy.max_jobs and report.jobs >= policy.max_jobs:
+            report.stopped = "max_jobs"
+            break
+        if clock() - started >= policy.budget_s:
+            report.stopped = "budget"
+            break
+        if worker is not None and not worker.alive:
+            report.stopped = "lost"
+            break
+        limit = min(batch_size, policy.max_jobs - report.jobs) if policy.max_jobs else batch_size
+        leased = step(limit)
+        if leased:
+            report.jobs += leased
+            report.batches += 1
+            if worker is not None:
+                worker.progress(leased)
+            idle_since = None
+            continue
+        now = clock()
+        idle_since = now if idle_since is None else idle_since
+        if now - idle_since >= policy.idle_s:
+            report.stopped = "empty"
+            break
+        sleep(min(policy.poll_s, policy.idle_s - (now - idle_since)))
+    report.seconds = clock() - started
+    return report
+
+
+def release_dead_workers(db: Database, *, stale_s: float = STALE_S) -> list[str]:
+    """Workers that stopped beating: their leases back to pending (or dead at their last attempt),
+    their rows removed. Returns their owners (a Dagster run id each, for the sensor to fail)."""
+    cutoff = to_iso(datetime.now(timezone.utc) - timedelta(seconds=stale_s))
+    if not any(row["beat_at"] < cutoff for row in job_store.workers(db.reader())):
+        return []  # the common case: a read, no write transaction per sensor tick
+    dead: list[str] = []
+    with db.write() as conn:
+        now = now_iso()
+        for row in job_store.workers(conn):
+            if row["beat_at"] < cutoff:
+                released = job_store.release_owner(conn, row["owner"], now=now,
+                                                   error="worker stopped beating (process gone)")
+                job_store.remove_worker(conn, row["owner"])
+                log.warning("worker %s (%s, pid %s) stopped beating; released %d lease(s)", row["owner"],
+                            row["job_type"], row["pid"], released)
+                dead.append(row["owner"])
+    return dead

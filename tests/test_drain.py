@@ -1,0 +1,140 @@
+"""Drain runs: the loop's stop rules, the worker's heartbeat and death, and work that commits with
+its job's completion or not at all."""
+
+from signet_pipeline.memory.backlog import backlog
+from signet_pipeline.memory.models import RememberRequest
+from signet_pipeline.memory.remember import remember
+from signet_pipeline.pipeline.drain import DrainPolicy, Worker, drain, release_dead_workers
+from signet_pipeline.pipeline.extraction import decide_batch, extract_batch, lease_batch, run_jobs, write_batch
+from signet_pipeline.pipeline.hints import run_hint_jobs
+from signet_pipeline.pipeline.queue import EXTRACT, PROSPECTIVE_INDEX, JobQueue
+from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store.db import scalar
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_drain_works_batches_until_idle_for_the_linger_then_stops():
+    clock, queue = FakeClock(), [50, 50, 7]
+    arrivals = {1.0: [3]}  # three new jobs arrive while the run lingers
+
+    def step(limit: int) -> int:
+        clock.now += 0.1
+        for at, jobs in list(arrivals.items()):
+            if clock.now >= at:
+                queue.extend(jobs)
+                del arrivals[at]
+        return min(queue.pop(0), limit) if queue else 0
+
+    report = drain(step, DrainPolicy(budget_s=60, idle_s=2, poll_s=0.5), batch_size=50, clock=clock,
+                   sleep=clock.sleep)
+    assert (report.jobs, report.batches, report.stopped) == (110, 4, "empty")
+    assert 2.0 <= report.seconds <= 4.0
+
+
+def test_drain_stops_at_its_budget_and_at_max_jobs():
+    clock = FakeClock()
+
+    def busy(limit: int) -> int:
+        clock.now += 1.0
+        return limit
+
+    budget = drain(busy, DrainPolicy(budget_s=10, idle_s=5), batch_size=20, clock=clock, sleep=clock.sleep)
+    assert (budget.stopped, budget.batches) == ("budget", 10)
+    capped = drain(busy, DrainPolicy(budget_s=100, idle_s=5, max_jobs=45), batch_size=20, clock=clock,
+                   sleep=clock.sleep)
+    assert (capped.stopped, capped.jobs, capped.batches) == ("max_jobs", 45, 3)
+
+
+def test_a_beating_worker_keeps_its_leases_and_a_silent_one_loses_them(svc):
+    ids = [remember(svc, RememberRequest(content=f"Host {i} runs the nightly import")).jobId for i in range(3)]
+    queue = JobQueue(svc.db, owner="run-live", lease_timeout_ms=10_000)
+    with Worker(svc.db, EXTRACT, "run-live", beat_s=3600) as worker:
+        queue.lease([EXTRACT], limit=2)
+        with svc.db.write() as conn:  # an old lease, but its worker is alive: the beat renews it
+            conn.execute("UPDATE memory_jobs SET leased_at = '2000-01-01T00:00:00.000Z' WHERE lease_owner = 'run-live'")
+        worker.beat()
+        assert queue.reap_stale_leases(EXTRACT) == 0
+        assert release_dead_workers(svc.db) == []
+        with svc.db.write() as conn:  # now it goes silent (kill -9)
+            conn.execute("UPDATE queue_workers SET beat_at = '2000-01-01T00:00:00.000Z'")
+        assert release_dead_workers(svc.db) == ["run-live"]
+        assert {job_store.get(svc.db.reader(), i)["status"] for i in ids} == {"pending"}
+        worker.beat()  # it was only paused: its next beat finds itself declared dead
+        assert worker.alive is False
+    assert job_store.workers(svc.db.reader()) == []
+
+
+def test_a_worker_that_ends_mid_batch_releases_what_it_still_holds(svc):
+    job_id = remember(svc, RememberRequest(content="The cache is flushed every hour")).jobId
+    with Worker(svc.db, EXTRACT, "run-x", beat_s=3600):
+        JobQueue(svc.db, owner="run-x").lease([EXTRACT])
+    job = job_store.get(svc.db.reader(), job_id)
+    assert (job["status"], job["lease_owner"], job["error"]) == ("pending", None, "worker stopped mid-job")
+
+
+def test_facts_history_and_completion_commit_together_or_not_at_all(svc):
+    source = remember(svc, RememberRequest(content="Priya Sharma maintains the billing service. "
+                                                   "The billing service is written in Go."))
+    rules, first = RulesLlm(), JobQueue(svc.db, owner="run-a")
+    batch = decide_batch(svc, rules, extract_batch(svc, rules, lease_batch(svc, first, rules, 10)))
+    with svc.db.write() as conn:  # run-a looked dead meanwhile; run-b took the job over
+        job_store.release_owner(conn, "run-a", now="2030-01-01T00:00:00.000Z", error="silent")
+    [taken] = JobQueue(svc.db, owner="run-b").lease([EXTRACT])
+    write_batch(svc, first, batch)
+    conn = svc.db.reader()
+    assert [i.outcome for i in batch.items] == ["lost"]
+    assert scalar(conn, "SELECT count(*) FROM memories WHERE source_memory_id = ?", (source.id,)) == 0
+    assert scalar(conn, "SELECT count(*) FROM memory_history WHERE changed_by = 'pipeline-v2'") == 0
+    assert job_store.get(conn, taken["id"])["lease_owner"] == "run-b"
+    # Whoever holds the job next does it once, the facts committed with the completion.
+    with svc.db.write() as conn:
+        job_store.release_owner(conn, "run-b", now="2030-01-01T00:00:00.000Z", error="silent")
+        conn.execute("UPDATE memory_jobs SET not_before = NULL")
+    done = run_jobs(svc, JobQueue(svc.db, owner="run-c"), rules, 10)
+    assert [i.outcome for i in done.items] == ["completed"]
+    assert scalar(conn, "SELECT count(*) FROM memories WHERE source_memory_id = ?", (source.id,)) == 2
+    assert scalar(conn, "SELECT count(*) FROM memory_history WHERE changed_by = 'pipeline-v2'") == 2
+    job = job_store.get(conn, taken["id"])
+    assert (job["status"], job["attempts"]) == ("completed", 3)
+
+
+def test_hints_are_written_with_their_completion(svc):
+    memory = remember(svc, RememberRequest(content="The staging cluster moves to Frankfurt in May"))
+    queue = JobQueue(svc.db, owner="run-h")
+    [job] = queue.lease([PROSPECTIVE_INDEX], limit=1)
+    with svc.db.write() as conn:
+        job_store.release_owner(conn, "run-h", now="2030-01-01T00:00:00.000Z", error="silent")
+        conn.execute("UPDATE memory_jobs SET not_before = NULL")
+    batch = run_hint_jobs(svc, JobQueue(svc.db, owner="run-h2"), RulesLlm(), 10)
+    assert len(batch.reports) == 1 and batch.reports[0].written > 0
+    hints = scalar(svc.db.reader(), "SELECT count(*) FROM memory_hints WHERE memory_id = ?", (memory.id,))
+    assert hints == batch.reports[0].written
+    assert job_store.get(svc.db.reader(), job["id"])["status"] == "completed"
+
+
+def test_backlog_reports_depth_rate_and_eta_per_job_type(svc):
+    for i in range(30):
+        remember(svc, RememberRequest(content=f"Reminder {i}: rotate the API keys of service {i}"))
+    before = backlog(svc.db)
+    assert before.queues[EXTRACT].depth == 30 and before.queues[EXTRACT].due == 30
+    assert before.queues[EXTRACT].etaS is None  # nothing has drained yet
+    queue = JobQueue(svc.db)
+    for job in queue.lease([EXTRACT], limit=25):
+        queue.complete(job)
+    with Worker(svc.db, EXTRACT, "run-view", beat_s=3600):
+        after = backlog(svc.db)
+    q = after.queues[EXTRACT]
+    assert (q.depth, q.due, q.leased) == (5, 5, 0)
+    assert q.ratePerS == round(25 / 60, 2) and q.etaS == round(5 / (25 / 60), 1)
+    assert [w.owner for w in after.workers] == ["run-view"] and after.total.depth == 5 + 30  # + the hint jobs
