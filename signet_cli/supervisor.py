@@ -60,7 +60,10 @@ def prepare_dagster_home(settings: Settings) -> Path:
 def run_stack(settings: Settings, *, api_port: int, dagster_port: int, host: str, log_level: str) -> int:
     home = prepare_dagster_home(settings)
     settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-    env = {**os.environ, "SIGNET_WORKSPACE": str(settings.workspace), "DAGSTER_HOME": str(home)}
+    # SIGNET_UP_STARTED_AT tells the sensors which Dagster runs belong to an earlier stack: their
+    # workers died with it (children die with their supervisor), so those runs can be failed at once.
+    env = {**os.environ, "SIGNET_WORKSPACE": str(settings.workspace), "DAGSTER_HOME": str(home),
+           "SIGNET_UP_STARTED_AT": f"{time.time():.3f}"}
     commands = {
         "api": [sys.executable, "-m", "signet_cli", "--log-level", log_level, "serve", "--host", host,
                 "--port", str(api_port)],

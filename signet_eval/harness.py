@@ -25,7 +25,6 @@ from signet_eval.server import ApiServer
 from signet_pipeline.config import CONFIG_FILE, EmbeddingConfig, SearchConfig, load_settings
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import create_embedder
-from signet_pipeline.timeutil import to_iso
 
 K_MAX = max(metrics.KS)
 
@@ -37,9 +36,7 @@ def _agent(sample: Sample) -> str:
 def ingest(client: httpx.Client, sample: Sample, workers: int) -> dict[str, list[str]]:
     """Remember each turn; return memory id -> the dia_ids it stands for (dedup can merge turns)."""
     def one(turn):
-        body = {"content": turn.content, "sourceId": turn.dia_id, "sourceType": "locomo", "who": turn.speaker,
-                "createdAt": to_iso(turn.at), "agentId": _agent(sample), "visibility": "private"}
-        response = client.post("/api/memory/remember", json=body)
+        response = client.post("/api/memory/remember", json=turn.remember_body(_agent(sample)))
         response.raise_for_status()
         return response.json()["id"], turn.dia_id
 

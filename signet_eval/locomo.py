@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from signet_pipeline.timeutil import to_iso
+
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 _SESSION = re.compile(r"^session_(\d+)$")
 _DIA_ID = re.compile(r"D\d+:\d+")
@@ -25,6 +27,11 @@ class Turn:
     def content(self) -> str:
         """What is remembered: who said it, what was said, and a shared photo's caption."""
         return f"{self.speaker}: {self.text}"
+
+    def remember_body(self, agent_id: str) -> dict:
+        """The remember request of this turn: its speaker, its session time, a private agent."""
+        return {"content": self.content, "sourceId": self.dia_id, "sourceType": "locomo", "who": self.speaker,
+                "createdAt": to_iso(self.at), "agentId": agent_id, "visibility": "private"}
 
 
 @dataclass(frozen=True)

@@ -1,5 +1,6 @@
 """`signet serve` (or the whole `signet up` stack: API + Dagster) in a subprocess on free loopback
-ports, for the benchmarks and the evaluation.
+ports, for the benchmarks, the evaluation and the crash tests; ready once the API (and the Dagster
+webserver) answer.
 
 The server runs with SIGNET_WORKSPACE pointing at the given workspace and is always stopped at
 the end (SIGTERM, SIGKILL after a grace period). `proc_memory` reads the API process RSS.
@@ -36,10 +37,12 @@ def proc_memory(pid: int) -> dict[str, float]:
 
 
 class ApiServer:
-    def __init__(self, workspace: Path, log_file: Path, *, with_dagster: bool = False):
+    def __init__(self, workspace: Path, log_file: Path, *, with_dagster: bool = False,
+                 env: dict[str, str] | None = None):
         self.workspace = workspace
         self.log_file = log_file
         self.with_dagster = with_dagster
+        self.env = env or {}  # extra environment (SIGNET_* settings) for the server
         self.port = free_port()
         self.dagster_port = free_port()
         self.proc: subprocess.Popen | None = None
@@ -49,13 +52,17 @@ class ApiServer:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def dagster_url(self) -> str:
+        return f"http://127.0.0.1:{self.dagster_port}"
+
     def start(self) -> None:
         signet = Path(sys.executable).parent / "signet"
         cmd = [str(signet), "--log-level", "warning", "serve", "--port", str(self.port)]
         if self.with_dagster:
             cmd = [str(signet), "--log-level", "warning", "up", "--port", str(self.port),
                    "--dagster-port", str(self.dagster_port)]
-        env = {**os.environ, "SIGNET_WORKSPACE": str(self.workspace)}
+        env = {**os.environ, **self.env, "SIGNET_WORKSPACE": str(self.workspace)}
         started = time.perf_counter()
         with open(self.log_file, "wb") as out:
             self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
@@ -65,14 +72,19 @@ class ApiServer:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"{cmd[3]} exited with {self.proc.returncode}: "
                                    f"{self.log_file.read_text(errors='replace')[-2000:]}")
-            try:
-                if httpx.get(self.base_url + "/health", timeout=1.0).status_code == 200:
-                    self.startup_s = time.perf_counter() - started
-                    return
-            except httpx.HTTPError:
-                pass
+            if self._answers(self.base_url + "/health") and (
+                    not self.with_dagster or self._answers(self.dagster_url + "/server_info")):
+                self.startup_s = time.perf_counter() - started
+                return
             time.sleep(0.2)
         raise RuntimeError(f"{cmd[3]} not ready after {READY_TIMEOUT_S:.0f} s")
+
+    @staticmethod
+    def _answers(url: str) -> bool:
+        try:
+            return httpx.get(url, timeout=1.0).status_code == 200
+        except httpx.HTTPError:
+            return False
 
     def __enter__(self) -> "ApiServer":
         self.start()

@@ -26,8 +26,8 @@ class WorkerConfig(Section):
     run_budget_ms: int = Field(120_000, ge=1_000, le=3_600_000)
     # ... or once nothing has been due this long: about what launching the next run would cost.
     run_idle_ms: int = Field(5_000, ge=0, le=300_000)
-    # Jobs processed at once inside a run (HTTP LLM calls overlap; the rules provider is CPU-bound).
-    concurrency: int = Field(4, ge=1, le=32)
+    # Legacy spelling of extraction.concurrency, used when only it is set.
+    concurrency: int | None = Field(None, ge=1, le=32)
 
 
 _LLM_DEFAULT_MODELS = {"rules": "rules-v1", "ollama": "qwen3:4b", "openai": "gpt-4o-mini"}
@@ -40,6 +40,9 @@ class ExtractionConfig(Section):
     model: str = Field("", description="empty: the provider's default model")
     timeout: int = Field(45_000, ge=5_000, le=300_000, description="ms per LLM call")
     min_confidence: float = Field(0.7, ge=0.0, le=1.0)
+    # Jobs in flight inside a drain run with an HTTP model (their calls overlap); the rules
+    # provider is CPU-bound Python and runs jobs one at a time.
+    concurrency: int = Field(4, ge=1, le=32)
     base_url: str | None = None
     api_key_env: str = "OPENAI_API_KEY"
 
@@ -153,7 +156,6 @@ class HintsConfig(Section):
     enabled: bool = True
     max: int = Field(5, ge=1, le=20, description="hints generated per memory")
     timeout: int = Field(45_000, ge=5_000, le=300_000, description="ms per LLM call")
-    poll: int = Field(5_000, ge=1_000, le=60_000, description="ms between sensor ticks")
 
 
 class EmbeddingTrackerConfig(Section):
@@ -218,6 +220,13 @@ class PipelineV2Config(Section):
         if "min_confidence" in self.extraction.model_fields_set:
             return self.extraction.min_confidence
         return self.min_fact_confidence_for_write
+
+    @property
+    def llm_concurrency(self) -> int:
+        """`extraction.concurrency`; the legacy `worker.concurrency` when only it is set."""
+        if "concurrency" in self.extraction.model_fields_set or self.worker.concurrency is None:
+            return self.extraction.concurrency
+        return self.worker.concurrency
 
     @property
     def write_mode(self) -> Literal["shadow", "controlled", "full"]:

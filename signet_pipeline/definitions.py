@@ -12,29 +12,28 @@ import dagster as dg
 from signet_pipeline.assets.documents import document_ingest
 from signet_pipeline.assets.embeddings import embedding_backfill, embedding_backfill_job, embedding_refresh, \
     embedding_refresh_job, embedding_refresh_sensor
-from signet_pipeline.assets.extraction import extraction_pipeline, reextracted_facts
-from signet_pipeline.assets.graph import entity_communities, entity_structure
-from signet_pipeline.assets.hints import memory_hints
+from signet_pipeline.assets.extraction import reextracted_facts
+from signet_pipeline.assets.graph import entity_communities
+from signet_pipeline.assets.memory_pipeline import memory_pipeline
 from signet_pipeline.assets.maintenance import maintenance_cycle, retention_sweep
 from signet_pipeline.assets.sessions import session_summaries
 from signet_pipeline.assets.projection import embedding_projection, projection_job, projection_refresh_schedule, \
     projection_request_sensor
 from signet_pipeline.checks import DIAGNOSTIC_CHECKS, derived_facts_provenance
-from signet_pipeline.jobs import classify_entities_job, communities_job, documents_job, extract_memories_job, \
-    hints_job, maintenance_job, retention_job, sessions_job
+from signet_pipeline.jobs import communities_job, documents_job, maintenance_job, process_memories_job, retention_job, \
+    sessions_job
 from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
 from signet_pipeline.schedules import communities_schedule, maintenance_schedule, retention_schedule
-from signet_pipeline.sensors import MEMORY_JOBS, document_jobs_sensor, extract_jobs_sensor, hints_jobs_sensor, \
-    queue_backlog_sensor, session_jobs_sensor, structural_jobs_sensor
+from signet_pipeline.sensors import MEMORY_JOBS, document_jobs_sensor, memory_jobs_sensor, queue_backlog_sensor, \
+    session_jobs_sensor
 
 defs = dg.Definitions(
-    assets=[MEMORY_JOBS, extraction_pipeline, reextracted_facts, entity_communities,
-            entity_structure, memory_hints, retention_sweep, maintenance_cycle, embedding_projection,
+    assets=[MEMORY_JOBS, memory_pipeline, reextracted_facts, entity_communities, retention_sweep, maintenance_cycle, embedding_projection,
             embedding_refresh, embedding_backfill, document_ingest, session_summaries],
     asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
-    jobs=[extract_memories_job, communities_job, classify_entities_job, hints_job, retention_job, maintenance_job,
+    jobs=[process_memories_job, communities_job, retention_job, maintenance_job,
           projection_job, embedding_refresh_job, embedding_backfill_job, documents_job, sessions_job],
-    sensors=[extract_jobs_sensor, structural_jobs_sensor, hints_jobs_sensor, projection_request_sensor,
+    sensors=[memory_jobs_sensor, projection_request_sensor,
              embedding_refresh_sensor, document_jobs_sensor, session_jobs_sensor, queue_backlog_sensor],
     schedules=[communities_schedule, retention_schedule, maintenance_schedule, projection_refresh_schedule],
     resources={

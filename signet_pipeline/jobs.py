@@ -1,8 +1,9 @@
 """Dagster jobs: which assets a run materializes.
 
-The queue-draining jobs carry the tag `signet/queue: <job type>`; dagster.yaml limits runs to one
-per value of that tag (tag_concurrency_limits), so a queue has at most one drain run at a time even
-when an operator launches one by hand beside the sensor's.
+The queue-draining jobs carry the tag `signet/queue: <queue>` (`memory` for the extract,
+structural_classify and prospective_index queues, else the job type); dagster.yaml limits runs to
+one per value of that tag (tag_concurrency_limits), so a queue has at most one drain run at a time
+even when an operator launches one by hand beside the sensor's.
 """
 
 from __future__ import annotations
@@ -10,28 +11,22 @@ from __future__ import annotations
 import dagster as dg
 
 from signet_pipeline.assets.documents import document_ingest
-from signet_pipeline.assets.extraction import extraction_pipeline
-from signet_pipeline.assets.graph import entity_communities, entity_structure
-from signet_pipeline.assets.hints import memory_hints
+from signet_pipeline.assets.graph import entity_communities
 from signet_pipeline.assets.maintenance import maintenance_cycle, retention_sweep
+from signet_pipeline.assets.memory_pipeline import memory_pipeline
 from signet_pipeline.assets.sessions import session_summaries
-from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, EXTRACT, PROSPECTIVE_INDEX, SESSION_SUMMARY, \
-    STRUCTURAL_CLASSIFY
+from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, SESSION_SUMMARY
 
 QUEUE_TAG = "signet/queue"
+MEMORY_QUEUE_TAG = "memory"  # the extract, structural_classify and prospective_index queues
 _DRAIN = ("Launched by {sensor} when jobs are due and no drain run of the queue is in flight; launch it by hand "
           "to drain now (config: max_jobs, budget_s, idle_s).")
 
-extract_memories_job = dg.define_asset_job(
-    "extract_memories", selection=dg.AssetSelection.assets(extraction_pipeline), tags={QUEUE_TAG: EXTRACT},
-    description="Drains the `extract` queue: lease -> extract -> decide -> controlled writes, batch after batch. "
-                + _DRAIN.format(sensor="extract_jobs_sensor"),
-)
-
-hints_job = dg.define_asset_job(
-    "generate_hints", selection=dg.AssetSelection.assets(memory_hints), tags={QUEUE_TAG: PROSPECTIVE_INDEX},
-    description="Drains the `prospective_index` queue: hint questions per memory. "
-                + _DRAIN.format(sensor="hints_jobs_sensor"),
+process_memories_job = dg.define_asset_job(
+    "process_memories", selection=dg.AssetSelection.assets(memory_pipeline), tags={QUEUE_TAG: MEMORY_QUEUE_TAG},
+    description="Drains the memory queues in one run: extraction (lease -> extract -> decide -> controlled writes) "
+                "first, then structural classification, then prospective hints, batch after batch. "
+                + _DRAIN.format(sensor="memory_jobs_sensor") + " hints_backfill queues hints for old memories first.",
 )
 
 documents_job = dg.define_asset_job(
@@ -49,12 +44,6 @@ sessions_job = dg.define_asset_job(
 communities_job = dg.define_asset_job(
     "detect_communities", selection=dg.AssetSelection.assets(entity_communities),
     description="Recompute entity communities for every agent.",
-)
-
-classify_entities_job = dg.define_asset_job(
-    "classify_entities", selection=dg.AssetSelection.assets(entity_structure), tags={QUEUE_TAG: STRUCTURAL_CLASSIFY},
-    description="Drains the `structural_classify` queue: aspects, kinds and entity types for new facts. "
-                + _DRAIN.format(sensor="structural_jobs_sensor"),
 )
 
 retention_job = dg.define_asset_job(

@@ -1,18 +1,20 @@
 """Sensors: the queues in memory_jobs become drain runs (pipeline/drain.py), and the backlog is
 observed where an operator looks.
 
-One factory, one sensor per job type (`extract` -> extract_memories, `structural_classify` ->
-classify_entities, `prospective_index` -> generate_hints, `document_ingest` -> ingest_documents,
-`session_summary` -> summarize_sessions). A tick:
+One factory, one sensor per drain job (`extract`, `structural_classify` and `prospective_index` ->
+process_memories; `document_ingest` -> ingest_documents; `session_summary` -> summarize_sessions).
+A tick:
 1. releases the leases of drain workers that stopped beating and fails their Dagster runs (the
    default run launcher cannot tell Dagster that a run worker died);
 2. reaps leases older than the lease timeout (a worker that died before it registered);
-3. requests one drain run when jobs are due and no run of the job is queued or in flight; run keys
-   count drain runs, so a tick retried after a daemon crash never launches a second one.
+3. requests one drain run when jobs are due and no run of its queue (tag signet/queue) is queued or
+   in flight; run keys count drain runs, so a tick retried after a daemon crash never launches a
+   second one.
 `queue_backlog_sensor` records the backlog (depth, drain rate, ETA per job type) as observations
 of the `memory_jobs` asset, whose metadata plots show it over time.
 """
 
+import os
 from typing import Any, Callable
 
 import dagster as dg
@@ -20,11 +22,11 @@ import dagster as dg
 from signet_pipeline.config import load_settings
 from signet_pipeline.config_sections import PipelineV2Config
 from signet_pipeline.errors import ConfigError
-from signet_pipeline.jobs import classify_entities_job, documents_job, extract_memories_job, hints_job, sessions_job
+from signet_pipeline.jobs import MEMORY_QUEUE_TAG, QUEUE_TAG, documents_job, process_memories_job, sessions_job
 from signet_pipeline.memory.backlog import Backlog, backlog
-from signet_pipeline.pipeline.drain import release_dead_workers
-from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, EXTRACT, PROSPECTIVE_INDEX, SESSION_SUMMARY, \
-    STRUCTURAL_CLASSIFY, JobQueue
+from signet_pipeline.pipeline.drain import release_dead_workers, release_worker
+from signet_pipeline.assets.memory_pipeline import MEMORY_QUEUES
+from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, SESSION_SUMMARY, JobQueue
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.store import jobs as job_store
 
@@ -65,11 +67,41 @@ def fail_dead_runs(instance: dg.DagsterInstance, owners: list[str], log: Any) ->
             log.warning("run %s failed: its worker stopped beating", owner)
 
 
-def queue_sensor(*, name: str, job_type: str, job: Any, description: str,
+def _stack_started_at() -> float | None:
+    """When the `signet up` running this code location started (signet_cli/supervisor.py)."""
+    try:
+        return float(os.environ["SIGNET_UP_STARTED_AT"])
+    except (KeyError, ValueError):
+        return None
+
+
+def fail_orphaned_runs(instance: dg.DagsterInstance, records: list[Any], signet: SignetStoreResource,
+                       log: Any) -> list[Any]:
+    """Runs started by an earlier `signet up` whose Dagster status still says they run: their worker
+    processes died with that stack, so they are failed and their leases released now (Dagster's
+    default run launcher cannot see a dead run worker). Returns the records still in flight."""
+    started_at = _stack_started_at()
+    alive = []
+    for record in records:
+        run = record.dagster_run
+        began = record.start_time or record.create_timestamp.timestamp()
+        if started_at is None or run.status == dg.DagsterRunStatus.QUEUED or began >= started_at:
+            alive.append(record)
+            continue
+        instance.report_run_failed(run, message="started by an earlier `signet up` whose processes are gone; "
+                                                "its leases were released for the next run")
+        with signet.database() as db:
+            released = release_worker(db, run.run_id, "run left by an earlier signet up") if db else 0
+        log.warning("run %s belonged to an earlier stack: failed, %d lease(s) released", run.run_id, released)
+    return alive
+
+
+def queue_sensor(*, name: str, job_types: tuple[str, ...], job: Any, description: str,
                  poll_ms: Callable[[PipelineV2Config], int] = _worker_poll) -> dg.SensorDefinition:
-    """`job`: what dg.define_asset_job returns; `poll_ms`: the setting that paces the sensor
-    (default memory.pipelineV2.worker.pollMs)."""
-    prefix = job_type.replace("_", "-")
+    """`job`: what dg.define_asset_job returns (its signet/queue tag names the queue); `poll_ms`:
+    the setting that paces the sensor (default memory.pipelineV2.worker.pollMs)."""
+    queue_tag = job.tags[QUEUE_TAG]
+    names = "/".join(job_types)
 
     @dg.sensor(name=name, job=job, minimum_interval_seconds=_interval_s(poll_ms),
                default_status=dg.DefaultSensorStatus.RUNNING, description=description)
@@ -85,20 +117,22 @@ def queue_sensor(*, name: str, job_type: str, job: Any, description: str,
             dead = release_dead_workers(db)
             queue = JobQueue(db, max_attempts=pipeline.worker.max_retries,
                              lease_timeout_ms=pipeline.worker.lease_timeout_ms)
-            reaped = queue.reap_stale_leases(job_type)
-            due = queue.due_count(job_type)
+            reaped = sum(queue.reap_stale_leases(t) for t in job_types)
+            due = sum(queue.due_count(t) for t in job_types)
         fail_dead_runs(context.instance, dead, context.log)
         if reaped:
-            context.log.warning("reaped %d stale %s lease(s)", reaped, job_type)
+            context.log.warning("reaped %d stale %s lease(s)", reaped, names)
         if not due:
-            return dg.SensorResult(skip_reason=f"no due {job_type} jobs", cursor=str(cursor))
-        live = context.instance.get_runs(filters=dg.RunsFilter(job_name=job.name, statuses=IN_FLIGHT), limit=1)
+            return dg.SensorResult(skip_reason=f"no due {names} jobs", cursor=str(cursor))
+        live = fail_orphaned_runs(context.instance, list(context.instance.get_run_records(
+            filters=dg.RunsFilter(tags={QUEUE_TAG: queue_tag}, statuses=IN_FLIGHT), limit=10)), signet, context.log)
         if live:
-            return dg.SensorResult(skip_reason=f"{due} {job_type} jobs due; run {live[0].run_id[:8]} "
-                                               f"({live[0].status.value}) is draining the queue", cursor=str(cursor))
+            run = live[0].dagster_run
+            return dg.SensorResult(skip_reason=f"{due} {names} jobs due; run {run.run_id[:8]} "
+                                               f"({run.status.value}) is draining the queue", cursor=str(cursor))
         budget_s = pipeline.worker.run_budget_ms // 1000
         return dg.SensorResult(
-            run_requests=[dg.RunRequest(run_key=f"{prefix}-drain-{cursor + 1}",
+            run_requests=[dg.RunRequest(run_key=f"{queue_tag.replace('_', '-')}-drain-{cursor + 1}",
                                         tags={"signet/due": str(due), "dagster/max_runtime": str(budget_s + RUNTIME_GRACE_S)})],
             cursor=str(cursor + 1),
         )
@@ -106,35 +140,23 @@ def queue_sensor(*, name: str, job_type: str, job: Any, description: str,
     return _sensor
 
 
-extract_jobs_sensor = queue_sensor(
-    name="extract_jobs_sensor", job_type=EXTRACT, job=extract_memories_job,
-    description="Watches memory_jobs for due `extract` jobs and, when no extract_memories run is queued or running, "
-                "requests one drain run. Also frees the leases of drain workers that stopped beating (failing their "
-                "runs) and reaps leases older than worker.leaseTimeoutMs.",
-)
-
-structural_jobs_sensor = queue_sensor(
-    name="structural_jobs_sensor", job_type=STRUCTURAL_CLASSIFY, job=classify_entities_job,
-    description="Watches memory_jobs for due `structural_classify` jobs (one per entity with new facts) and, when no "
-                "classify_entities run is queued or running, requests one drain run; frees dead workers' leases.",
-)
-
-hints_jobs_sensor = queue_sensor(
-    name="hints_jobs_sensor", job_type=PROSPECTIVE_INDEX, job=hints_job,
-    poll_ms=lambda pipeline: pipeline.hints.poll,
-    description="Watches memory_jobs for due `prospective_index` jobs (enqueued on write while hints.enabled) and, "
-                "when no generate_hints run is queued or running, requests one drain run; frees dead workers' leases.",
+memory_jobs_sensor = queue_sensor(
+    name="memory_jobs_sensor", job_types=MEMORY_QUEUES, job=process_memories_job,
+    description="Watches memory_jobs for due `extract`, `structural_classify` and `prospective_index` jobs and, when "
+                "no process_memories run is queued or running, requests one drain run. Also frees the leases of "
+                "drain workers that stopped beating (failing their runs) and reaps leases older than "
+                "worker.leaseTimeoutMs.",
 )
 
 document_jobs_sensor = queue_sensor(
-    name="document_jobs_sensor", job_type=DOCUMENT_INGEST, job=documents_job,
+    name="document_jobs_sensor", job_types=(DOCUMENT_INGEST,), job=documents_job,
     poll_ms=lambda pipeline: pipeline.documents.worker_interval_ms,
     description="Watches memory_jobs for due `document_ingest` jobs (queued by POST /api/documents) and, when no "
                 "ingest_documents run is queued or running, requests one drain run; frees dead workers' leases.",
 )
 
 session_jobs_sensor = queue_sensor(
-    name="session_jobs_sensor", job_type=SESSION_SUMMARY, job=sessions_job,
+    name="session_jobs_sensor", job_types=(SESSION_SUMMARY,), job=sessions_job,
     description="Watches memory_jobs for due `session_summary` jobs (queued by the session-end hook when it stores a "
                 "transcript) and, when no summarize_sessions run is queued or running, requests one drain run; frees "
                 "dead workers' leases.",

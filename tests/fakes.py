@@ -55,3 +55,61 @@ def fake_vector(text: str, dims: int) -> list[float]:
     """Deterministic, non-normalized vector so tests can check normalization."""
     seed = sum(map(ord, text))
     return [float((seed * (i + 7)) % 13 + 1) for i in range(dims)]
+
+
+class RulesModel:
+    """A fake chat model for the pipeline's prompts (extraction, decisions, hints, classification):
+    it answers what the offline rules provider would, after `latency_s`, in the shape the prompts
+    ask a model for, and counts the calls in flight at once. Use `handler(wire)` as a FakeServer
+    handler; `wire` is "openai" (/v1/chat/completions) or "ollama" (/api/chat)."""
+
+    def __init__(self, latency_s: float = 0.0, check: Callable[[str], None] | None = None):
+        from signet_pipeline.providers.llm.rules import RulesLlm
+
+        self.rules, self.latency_s, self.check = RulesLlm(), latency_s, check
+        self.calls: dict[str, int] = {}
+        self.in_flight = self.max_in_flight = 0
+        self._lock = threading.Lock()
+
+    def answer(self, prompt: str) -> dict:
+        import re
+        import time
+
+        with self._lock:
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            kind = ("extract" if prompt.startswith("Extract durable knowledge") else
+                    "decide" if prompt.startswith("New facts were extracted") else
+                    "hints" if prompt.startswith("A memory was saved") else
+                    "classify" if prompt.startswith("Organize facts") else "other")
+            if self.check is not None:
+                self.check(kind)
+            time.sleep(self.latency_s)
+            with self._lock:
+                self.calls[kind] = self.calls.get(kind, 0) + 1
+            if kind == "extract":
+                return self.rules.extract(prompt.rsplit("Memory:\n", 1)[1].strip())
+            if kind == "decide":
+                return {"decisions": [{"fact": int(n), "action": "add", "confidence": 0.8, "reason": "new"}
+                                      for n in re.findall(r"^Fact (\d+) ", prompt, re.MULTILINE)]}
+            if kind == "hints":
+                content = prompt.split("\n\n", 2)[1]
+                return self.rules.hints(content, 5)
+            if kind == "classify":
+                facts = re.findall(r"^\d+\. (.+)$", prompt, re.MULTILINE)
+                return self.rules.classify("entity", "extracted", facts, [])
+            return {}
+        finally:
+            with self._lock:
+                self.in_flight -= 1
+
+    def handler(self, wire: str = "openai") -> Handler:
+        def reply(path: str, body: dict) -> tuple[int, object]:
+            prompt = body["messages"][0]["content"] if "messages" in body else body.get("prompt", "")
+            content = json.dumps(self.answer(prompt))
+            if wire == "ollama":
+                return 200, {"message": {"role": "assistant", "content": content}, "done": True}
+            return 200, {"choices": [{"message": {"role": "assistant", "content": content}}]}
+
+        return reply

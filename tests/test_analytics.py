@@ -12,7 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
-from signet_pipeline.assets.extraction import extraction_pipeline
+from signet_pipeline.assets.memory_pipeline import memory_pipeline
 from signet_pipeline.errors import ProviderError, SignetError
 from signet_pipeline.memory import analytics
 from signet_pipeline.memory.analytics import Analytics, error_event, snapshot
@@ -236,7 +236,7 @@ def test_pipeline_errors_from_a_dagster_run_show_up_in_the_api(client, svc, work
     with FakeServer(misbehaving_ollama) as server, dg.instance_for_test() as instance:
         resources = {"signet": SignetStoreResource(workspace=str(workspace), embedder=EmbedderResource()),
                      "llm": LlmResource(provider="ollama", model="m", base_url=server.url)}
-        result = dg.materialize([extraction_pipeline], resources=resources, instance=instance)
+        result = dg.materialize([memory_pipeline], resources=resources, instance=instance)
     assert result.success
     parse = errors(client, code="EXTRACTION_PARSE_FAIL")
     assert [(e["stage"], e["memoryId"]) for e in parse] == [("extraction", numbers)]

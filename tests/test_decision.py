@@ -49,3 +49,32 @@ def test_hallucinated_ids_missing_fields_and_garbage_are_rejected():
     assert parse_decision("I think you should add it.", ids) == (None, "decision reply is not a JSON object")
     decision, _ = parse_decision('<think>x</think>{"action": "NONE", "targetId": "a", "confidence": 3, "reason": "dup"}', ids)
     assert (decision.action, decision.target_id, decision.confidence) == ("none", None, 1.0)
+
+
+def test_one_call_decides_all_of_a_memorys_facts_each_against_its_own_candidates(svc):
+    from signet_pipeline.stages.decision import decide_facts
+
+    dog = remember(svc, RememberRequest(content="Maria adopted a beagle named Biscuit")).id
+    db = remember(svc, RememberRequest(content="The billing service stores invoices in PostgreSQL")).id
+    facts = [FACT, ExtractedFact(content="The billing service now stores invoices in SQLite", type="fact",
+                                 confidence=0.9),
+             ExtractedFact(content="Maria walks Biscuit the beagle every morning", type="fact", confidence=0.8),
+             ExtractedFact(content="Quarterly zebra migration forecasts", type="fact", confidence=0.8)]
+    reply = {"decisions": [{"fact": 2, "action": "update", "targetId": db, "confidence": 0.8, "reason": "moved"},
+                           {"fact": 1, "action": "update", "targetId": db, "confidence": 0.9, "reason": "renamed"}]}
+    with FakeServer(chat(reply)) as server:
+        decided = decide_facts(svc, OpenAICompatibleLlm(base_url=server.url, model="m"), facts)
+        asked = [f for f, (_, _, cands) in zip(facts, decided) if cands]
+        assert len(server.requests) == 1  # every fact with candidates, one call
+        prompt = server.requests[0][1]["messages"][0]["content"]
+        assert all(f"Fact {n} " in prompt for n in range(1, len(asked) + 1)) and dog in prompt
+    by_fact = dict(zip((f.content for f in facts), decided))
+    first, warning, candidates = by_fact[FACT.content]
+    assert first is None and "not one of the candidates" in warning  # db is not among the dog fact's candidates
+    second, warning, _ = by_fact["The billing service now stores invoices in SQLite"]
+    assert warning is None and (second.action, second.target_id) == ("update", db)
+    third, warning, candidates = by_fact["Maria walks Biscuit the beagle every morning"]
+    assert candidates and third is None and warning == "the reply has no decision for fact 3"
+    fourth, warning, candidates = by_fact["Quarterly zebra migration forecasts"]  # nothing alike: no question
+    assert (fourth.action, fourth.reason, candidates) == ("add", NO_CANDIDATES_REASON, [])
+    assert "zebra" not in prompt and len(asked) == 3

@@ -4,7 +4,7 @@ its job's completion or not at all."""
 from signet_pipeline.memory.backlog import backlog
 from signet_pipeline.memory.models import RememberRequest
 from signet_pipeline.memory.remember import remember
-from signet_pipeline.pipeline.drain import DrainPolicy, Worker, drain, release_dead_workers
+from signet_pipeline.pipeline.drain import DrainPolicy, Worker, drain, drain_lanes, release_dead_workers
 from signet_pipeline.pipeline.extraction import decide_batch, extract_batch, lease_batch, run_jobs, write_batch
 from signet_pipeline.pipeline.hints import run_hint_jobs
 from signet_pipeline.pipeline.queue import EXTRACT, PROSPECTIVE_INDEX, JobQueue
@@ -40,6 +40,14 @@ def test_drain_works_batches_until_idle_for_the_linger_then_stops():
                    sleep=clock.sleep)
     assert (report.jobs, report.batches, report.stopped) == (110, 4, "empty")
     assert 2.0 <= report.seconds <= 4.0
+
+
+def test_drain_stops_lingering_when_another_run_waits_for_its_slot():
+    clock, waiting = FakeClock(), []
+    report = drain(lambda limit: 0, DrainPolicy(budget_s=60, idle_s=5, poll_s=0.5), batch_size=50, clock=clock,
+                   sleep=lambda s: (clock.sleep(s), waiting.append(clock.now >= 1.0)),
+                   yield_when=lambda: bool(waiting and waiting[-1]))
+    assert report.stopped == "yielded" and 1.0 <= report.seconds < 2.0
 
 
 def test_drain_stops_at_its_budget_and_at_max_jobs():
@@ -138,3 +146,23 @@ def test_backlog_reports_depth_rate_and_eta_per_job_type(svc):
     assert (q.depth, q.due, q.leased) == (5, 5, 0)
     assert q.ratePerS == round(25 / 60, 2) and q.etaS == round(5 / (25 / 60), 1)
     assert [w.owner for w in after.workers] == ["run-view"] and after.total.depth == 5 + 30  # + the hint jobs
+
+
+def test_lanes_drain_at_once_and_report_together():
+    import threading
+    import time
+
+    seen, lock = set(), threading.Lock()
+    work = {"a": [5, 5], "b": [3]}
+
+    def lane(name: str):
+        def step(limit: int) -> int:
+            with lock:
+                seen.add(threading.current_thread().name.split("_")[0])
+            time.sleep(0.01)
+            return work[name].pop(0) if work[name] else 0
+        return step
+
+    report = drain_lanes([lane("a"), lane("b")], DrainPolicy(budget_s=10, idle_s=0.05, poll_s=0.01), batch_size=10)
+    assert (report.jobs, report.batches, report.stopped) == (13, 3, "empty")
+    assert len(seen) == 2  # the second lane ran on its own thread

@@ -6,7 +6,7 @@ import json
 import dagster as dg
 import pytest
 
-from signet_pipeline.assets.hints import memory_hints
+from signet_pipeline.assets.memory_pipeline import memory_pipeline
 from signet_pipeline.memory.models import RecallRequest, RememberRequest
 from signet_pipeline.memory.recall import recall
 from signet_pipeline.memory.remember import remember
@@ -15,7 +15,7 @@ from signet_pipeline.pipeline.queue import PROSPECTIVE_INDEX, JobQueue
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.resources import LlmResource, SignetStoreResource
-from signet_pipeline.sensors import hints_jobs_sensor
+from signet_pipeline.sensors import memory_jobs_sensor
 from signet_pipeline.stages.hints import parse_hints
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import jobs as job_store
@@ -142,6 +142,11 @@ def test_a_failing_provider_retries_the_job(make_service):
     assert job_store.counts_by_type(svc.db.reader())[PROSPECTIVE_INDEX].get("pending") == 1
 
 
+def hints_metadata(result) -> dict:
+    return next(m.metadata for e in result.get_asset_materialization_events()
+                for m in [e.event_specific_data.materialization] if m.asset_key.path[-1] == "memory_hints")
+
+
 def test_sensor_and_asset_generate_hints(make_service, workspace, monkeypatch):
     svc = make_service(**HINTS_ON)
     for text in (MEMORY, "Caroline moved to Sweden in 2019 after her divorce."):
@@ -150,11 +155,10 @@ def test_sensor_and_asset_generate_hints(make_service, workspace, monkeypatch):
     signet = SignetStoreResource(workspace=str(workspace))
     with dg.instance_for_test() as instance, dg.build_sensor_context(instance=instance,
                                                                      resources={"signet": signet}) as ctx:
-        result = hints_jobs_sensor(ctx)
-    assert len(result.run_requests) == 1 and result.run_requests[0].run_key.startswith("prospective-index-")
-    done = dg.materialize([memory_hints], resources={"signet": signet, "llm": LlmResource()},
-                          run_config=result.run_requests[0].run_config)
-    meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+        result = memory_jobs_sensor(ctx)
+    assert len(result.run_requests) == 1 and result.run_requests[0].run_key == "memory-drain-1"
+    done = dg.materialize([memory_pipeline], resources={"signet": signet, "llm": LlmResource()})
+    meta = hints_metadata(done)
     assert meta["memories"].value == 2 and meta["hints_written"].value >= 4 and meta["failures"].value == 0
     assert "Where did Caroline move?" in meta["preview"].value
 
@@ -210,8 +214,8 @@ def test_a_manual_backfill_gives_old_memories_hints(make_service, workspace):
         remember(svc, RememberRequest(content=text))  # written while hints were off: no jobs
     assert hints_store.live_without_hints(svc.db.reader(), 10) != []
     signet = SignetStoreResource(workspace=str(workspace))
-    done = dg.materialize([memory_hints], resources={"signet": signet, "llm": LlmResource()},
-                          run_config={"ops": {"memory_hints": {"config": {"backfill": 100}}}})
-    meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+    done = dg.materialize([memory_pipeline], resources={"signet": signet, "llm": LlmResource()},
+                          run_config={"ops": {"memory_pipeline": {"config": {"hints_backfill": 100}}}})
+    meta = hints_metadata(done)
     assert meta["backfill_queued"].value == 2 and meta["hints_written"].value >= 4
     assert hints_store.live_without_hints(svc.db.reader(), 10) == []

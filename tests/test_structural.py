@@ -5,7 +5,7 @@ import json
 import dagster as dg
 import pytest
 
-from signet_pipeline.assets.graph import entity_structure
+from signet_pipeline.assets.memory_pipeline import memory_pipeline
 from signet_pipeline.memory.models import RememberRequest
 from signet_pipeline.memory.remember import remember
 from signet_pipeline.pipeline.extraction import run_jobs
@@ -14,7 +14,7 @@ from signet_pipeline.pipeline.structural import run_structural_jobs
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.resources import LlmResource, SignetStoreResource
-from signet_pipeline.sensors import structural_jobs_sensor
+from signet_pipeline.sensors import memory_jobs_sensor
 from signet_pipeline.stages.structural import parse_classification
 from tests.fakes import FakeServer
 
@@ -71,10 +71,9 @@ def test_sensor_and_asset_run_the_structural_queue(svc, workspace):
     signet = SignetStoreResource(workspace=str(workspace))
     with dg.instance_for_test() as instance, dg.build_sensor_context(instance=instance,
                                                                      resources={"signet": signet}) as ctx:
-        result = structural_jobs_sensor(ctx)
-    assert len(result.run_requests) == 1 and result.run_requests[0].run_key.startswith("structural-classify-")
-    config = result.run_requests[0].run_config
-    done = dg.materialize([entity_structure], resources={"signet": signet, "llm": LlmResource()},
-                          run_config=config)
-    meta = done.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
+        result = memory_jobs_sensor(ctx)
+    assert len(result.run_requests) == 1 and result.run_requests[0].run_key == "memory-drain-1"
+    done = dg.materialize([memory_pipeline], resources={"signet": signet, "llm": LlmResource()})
+    meta = next(m.metadata for e in done.get_asset_materialization_events()
+                for m in [e.event_specific_data.materialization] if m.asset_key.path[-1] == "entity_structure")
     assert meta["facts_classified"].value >= 2 and meta["constraints"].value >= 1

@@ -49,6 +49,7 @@ from . import adversarial, dialogue
 from .profile import make_facts, make_people
 from .questions import Builder
 from .select import build_qa
+from signet_eval.locomo import parse_sample
 
 GENERATOR_VERSION = 1
 
@@ -72,3 +73,15 @@ def conversation(rng: random.Random, sample_id: str) -> dict:
 def generate(seed: int, conversations: int) -> list[dict]:
     rng = random.Random(seed)
     return [conversation(rng, f"gen-{seed}-{i + 1}") for i in range(conversations)]
+
+
+def remember_bodies(count: int, seed: int) -> list[dict]:
+    """Remember requests for the first `count` turns of generated conversations, one private agent
+    per conversation (the pipeline benchmark and the crash tests load a store with them)."""
+    conversations = 2
+    while True:
+        samples = [parse_sample(raw, i) for i, raw in enumerate(generate(seed, conversations))]
+        bodies = [t.remember_body(f"conv-{s.sample_id}") for s in samples for t in s.turns]
+        if len(bodies) >= count:
+            return bodies[:count]
+        conversations *= 2

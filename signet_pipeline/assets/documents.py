@@ -24,8 +24,8 @@ def document_ingest(context: dg.AssetExecutionContext, config: DrainConfig,
                     signet: SignetStoreResource) -> dg.MaterializeResult:
     svc = signet.service()
     batch: JobBatch = JobBatch()
-    report = drain_queue(context, config, signet, DOCUMENT_INGEST,
-                         lambda queue: lambda limit: batch.add(run_document_jobs(svc, queue, limit)))
+    report = drain_queue(context, config, signet, (DOCUMENT_INGEST,),
+                         [lambda queue: lambda limit: batch.add(run_document_jobs(svc, queue, limit))])
     if batch.failed:
         context.log.warning("%d document(s) failed and will be retried: %s", len(batch.failed), batch.failed[0])
     done = [r for r in batch.reports if r.status == "done"]

@@ -1,21 +1,15 @@
-"""Extraction pipeline assets: memory_extractions -> memory_decisions -> derived_facts.
-
-The three steps run as one multi-asset: a drain run (sensor extract_jobs_sensor) leases batches of
-`extract` jobs and takes each through lease -> extract -> decide -> write until nothing is due,
-then reports each step on its own asset. The batches travel between the steps in memory, so the
-three materialize together. `reextracted_facts` is the operator's backfill: daily partitions by
-memory created_at run the same steps over stored memories after a model or prompt change;
-re-running is idempotent.
+"""Extraction assets: memory_extractions -> memory_decisions -> derived_facts, materialized by the
+memory_pipeline drain (assets/memory_pipeline.py: the batches travel between the steps in memory,
+so the three materialize together), and `reextracted_facts`, the operator's backfill: daily
+partitions by memory created_at run the same steps over stored memories after a model or prompt
+change; re-running is idempotent.
 """
 
 from datetime import datetime, timezone
 
 import dagster as dg
-from signet_pipeline.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
-from signet_pipeline.pipeline.extraction import (
-    RunTotals, batch_for_memories, decide_batch, extract_batch, run_jobs, write_batch,
-)
-from signet_pipeline.pipeline.queue import EXTRACT
+from signet_pipeline.assets.metadata import bullet_list, latency, table
+from signet_pipeline.pipeline.extraction import RunTotals, batch_for_memories, decide_batch, extract_batch, write_batch
 from signet_pipeline.resources import LlmResource, SignetStoreResource
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.timeutil import to_iso
@@ -45,56 +39,47 @@ def _write_metadata(totals: RunTotals) -> dict[str, object]:
     }
 
 
-@dg.multi_asset(
-    name="extraction_pipeline", can_subset=False,
-    specs=[
-        dg.AssetSpec("memory_extractions", group_name=GROUP, kinds={"python", "sqlite"},
-                     description="Extraction stage over the `extract` queue: each source memory's facts and entity "
-                                 "triples (validated; warnings instead of failures)."),
-        dg.AssetSpec("memory_decisions", deps=["memory_extractions"], group_name=GROUP, kinds={"python"},
-                     description="Decision stage: embeds the batch's facts in one call, finds each fact's top-5 hybrid "
-                                 "candidates and proposes ADD / UPDATE / DELETE / NONE (hallucinated targets "
-                                 "rejected), with contradiction checks on UPDATE/DELETE."),
-        dg.AssetSpec("derived_facts", deps=["memory_decisions"], group_name=GROUP, kinds={"python", "sqlite"},
-                     description="Controlled writes: applies the proposals the pipeline mode allows (shadow / "
-                                 "controlled / full) in one short transaction per source memory, with its history "
-                                 "rows, graph triples and the completion of its job."),
-    ],
-    description="Drains the `extract` queue: leases batches of worker.batchSize jobs and runs lease -> extract -> "
-                "decide -> write on each, until nothing has been due for worker.runIdleMs or worker.runBudgetMs "
-                "has passed. Launched by extract_jobs_sensor when jobs are due and no drain run is in flight; "
-                "launch it by hand to drain now.",
-)
-def extraction_pipeline(context: dg.AssetExecutionContext, config: DrainConfig, signet: SignetStoreResource,
-                        llm: LlmResource):
-    svc = signet.service()
-    provider = llm.create(svc.settings)
-    totals = RunTotals()
-    report = drain_queue(context, config, signet, EXTRACT,
-                         lambda queue: lambda limit: totals.add(run_jobs(svc, queue, provider, limit)))
+EXTRACTION_SPECS = [
+    dg.AssetSpec("memory_extractions", group_name=GROUP, kinds={"python", "sqlite"},
+                 description="Extraction stage over the `extract` queue: each source memory's facts and entity "
+                             "triples (validated; warnings instead of failures)."),
+    dg.AssetSpec("memory_decisions", deps=["memory_extractions"], group_name=GROUP, kinds={"python"},
+                 description="Decision stage: embeds a batch's facts in one call, finds each fact's top-5 hybrid "
+                             "candidates and proposes ADD / UPDATE / DELETE / NONE (one model call per memory; "
+                             "hallucinated targets rejected), with contradiction checks on UPDATE/DELETE."),
+    dg.AssetSpec("derived_facts", deps=["memory_decisions"], group_name=GROUP, kinds={"python", "sqlite"},
+                 description="Controlled writes: applies the proposals the pipeline mode allows (shadow / controlled "
+                             "/ full) in one short transaction per source memory, with its history rows, graph "
+                             "triples and the completion of its job."),
+]
+
+
+def extraction_results(signet: SignetStoreResource, totals: RunTotals, provider_name: str, model: str,
+                       drain: dict[str, object]) -> list[dg.MaterializeResult]:
+    """The three extraction assets' materializations for what a run did."""
     c = totals.counts
-    if totals.failures:
-        context.log.warning("%d job(s) failed and will be retried: %s", len(totals.failures), totals.failures[:3])
-    yield dg.MaterializeResult(asset_key="memory_extractions", metadata={
-        **report.as_metadata(), "jobs_leased": c["items"], "source_missing": c["skipped_jobs"],
-        "extraction_failures": sum(1 for f in totals.failures if ": extraction" in f),
-        "facts_extracted": c["facts_extracted"], "entities_extracted": c["entities_extracted"],
-        "provider": provider.name, "model": provider.model, "extract_ms": round(totals.timings_ms["extract"], 1),
-        **latency(totals.extract_ms, "llm"), "failures": bullet_list(totals.failures[:20]),
-        "warnings": bullet_list(totals.warnings),
-    })
-    yield dg.MaterializeResult(asset_key="memory_decisions", metadata={
-        "proposals": sum(totals.actions.values()),
-        **{f"proposed_{a}": totals.actions[a] for a in ("add", "update", "delete", "none")},
-        "contradiction_risk": totals.contradiction_risk, "vectors_embedded": totals.vectors,
-        "embed_ms": round(totals.timings_ms["embed"], 1), "decide_ms": round(totals.timings_ms["decide"], 1),
-        **latency(totals.decision_ms, "decision"),
-        "decision_failures": sum(1 for f in totals.failures if ": decision" in f),
-    })
-    yield dg.MaterializeResult(asset_key="derived_facts", metadata={
-        "mode": svc.settings.pipeline.write_mode, **_write_metadata(totals),
-        "written_preview": _created_preview(signet, totals.created),
-    })
+    return [
+        dg.MaterializeResult(asset_key="memory_extractions", metadata={
+            **drain, "jobs_leased": c["items"], "source_missing": c["skipped_jobs"],
+            "extraction_failures": sum(1 for f in totals.failures if ": extraction" in f),
+            "facts_extracted": c["facts_extracted"], "entities_extracted": c["entities_extracted"],
+            "provider": provider_name, "model": model, "extract_ms": round(totals.timings_ms["extract"], 1),
+            **latency(totals.extract_ms, "llm"), "failures": bullet_list(totals.failures[:20]),
+            "warnings": bullet_list(totals.warnings),
+        }),
+        dg.MaterializeResult(asset_key="memory_decisions", metadata={
+            "proposals": sum(totals.actions.values()),
+            **{f"proposed_{a}": totals.actions[a] for a in ("add", "update", "delete", "none")},
+            "contradiction_risk": totals.contradiction_risk, "vectors_embedded": totals.vectors,
+            "embed_ms": round(totals.timings_ms["embed"], 1), "decide_ms": round(totals.timings_ms["decide"], 1),
+            **latency(totals.decision_ms, "decision"),
+            "decision_failures": sum(1 for f in totals.failures if ": decision" in f),
+        }),
+        dg.MaterializeResult(asset_key="derived_facts", metadata={
+            "mode": signet.service().settings.pipeline.write_mode, **_write_metadata(totals),
+            "written_preview": _created_preview(signet, totals.created),
+        }),
+    ]
 
 
 @dg.asset(

@@ -1,14 +1,13 @@
-"""Graph assets: structural classification of entity facts (queue-driven) and community
-detection over the entity graph (daily schedule and on demand)."""
+"""Graph assets: structural classification of entity facts (materialized by the memory_pipeline
+drain) and community detection over the entity graph (daily schedule and on demand)."""
 
 import dagster as dg
 
-from signet_pipeline.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
-from signet_pipeline.pipeline.queue import STRUCTURAL_CLASSIFY
+from signet_pipeline.assets.metadata import bullet_list, latency, table
 from signet_pipeline.pipeline.runner import JobBatch
-from signet_pipeline.pipeline.structural import run_structural_jobs
-from signet_pipeline.resources import LlmResource, SignetStoreResource
+from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.stages.communities import detect_all
+from signet_pipeline.stages.structural import ClassifyReport
 
 GROUP = "graph"
 
@@ -39,27 +38,22 @@ def entity_communities(context: dg.AssetExecutionContext, signet: SignetStoreRes
     })
 
 
-@dg.asset(
-    group_name=GROUP, kinds={"python", "sqlite"},
-    description="Structural classification: drains the `structural_classify` queue (one job per entity with new "
-                "facts) and gives each fact an aspect and a kind (attribute | constraint) through the LLM provider, "
-                "infers the type of entities still typed 'extracted', then supersedes contradicted siblings.",
+STRUCTURE_SPEC = dg.AssetSpec(
+    "entity_structure", group_name=GROUP, kinds={"python", "sqlite"},
+    description="Structural classification over the `structural_classify` queue (one job per entity with new "
+                "facts): each fact gets an aspect and a kind (attribute | constraint) through the LLM provider, "
+                "entities still typed 'extracted' get a type, then contradicted siblings are superseded.",
 )
-def entity_structure(context: dg.AssetExecutionContext, config: DrainConfig, signet: SignetStoreResource,
-                     llm: LlmResource) -> dg.MaterializeResult:
-    svc = signet.service()
-    provider = llm.create(svc.settings)
-    batch: JobBatch = JobBatch()
-    report = drain_queue(context, config, signet, STRUCTURAL_CLASSIFY,
-                         lambda queue: lambda limit: batch.add(run_structural_jobs(svc, queue, provider, limit)))
-    if batch.failed:
-        context.log.warning("%d entity classification(s) failed and will be retried", len(batch.failed))
+
+
+def structure_result(batch: JobBatch[ClassifyReport], provider_name: str, model: str) -> dg.MaterializeResult:
     warnings = [f"{r.entity_id}: {w}" for r in batch.reports for w in r.warnings]
-    return dg.MaterializeResult(metadata={
-        **report.as_metadata(), "entities_classified": len(batch.reports), "facts_classified": sum(r.classified for r in batch.reports),
+    return dg.MaterializeResult(asset_key=STRUCTURE_SPEC.key, metadata={
+        "jobs_leased": batch.leased, "entities_classified": len(batch.reports),
+        "facts_classified": sum(r.classified for r in batch.reports),
         "constraints": sum(r.constraints for r in batch.reports),
         "superseded": sum(r.superseded for r in batch.reports),
         "types_inferred": dg.MetadataValue.json({r.entity_id: r.type_set for r in batch.reports if r.type_set}),
-        "failures": len(batch.failed), "dead": batch.dead, "provider": provider.name, "model": provider.model,
-        **latency(batch.llm_ms, "llm"), "warnings": bullet_list(warnings[:50]),
+        "failures": len(batch.failed), "dead": batch.dead, "provider": provider_name, "model": model,
+        **latency(batch.llm_ms, "llm"), "warnings": bullet_list(warnings[:50] + batch.failed[:20]),
     })

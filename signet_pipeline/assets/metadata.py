@@ -1,14 +1,15 @@
 """Shared pieces of the assets: the drain shell and run config of queue-driven assets, and
 materialization metadata helpers (what an operator reads in the Dagster UI)."""
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import dagster as dg
 import numpy as np
 from pydantic import Field
 
-from signet_pipeline.pipeline.drain import DrainPolicy, DrainReport, Worker, drain
+from signet_pipeline.pipeline.drain import DrainPolicy, DrainReport, Worker, drain_lanes
 from signet_pipeline.pipeline.queue import JobQueue
 from signet_pipeline.resources import SignetStoreResource
 
@@ -24,32 +25,45 @@ class DrainConfig(dg.Config):
                                  description="wait this long for new jobs before ending; empty = worker.runIdleMs")
 
 
-def drain_queue(context: dg.AssetExecutionContext, config: DrainConfig, signet: SignetStoreResource, job_type: str,
-                make_step: Callable[[JobQueue], Callable[[int], int]]) -> DrainReport:
-    """Work `job_type`'s queue batch after batch as one registered, beating worker named by the run
-    id (pipeline/drain.py); `make_step(queue)` gives the function that leases and does one batch."""
+Lane = Callable[[JobQueue], Callable[[int], int]]
+
+
+def drain_queue(context: dg.AssetExecutionContext, config: DrainConfig, signet: SignetStoreResource,
+                job_types: tuple[str, ...], lanes: Sequence[Lane]) -> DrainReport:
+    """Work the queues of `job_types` batch after batch as one registered, beating worker named by
+    the run id (pipeline/drain.py); each lane, given the queue, is a function that leases and does
+    one batch; several lanes drain at once."""
     svc = signet.service()
     worker_cfg = svc.settings.pipeline.worker
     policy = DrainPolicy.from_settings(worker_cfg, max_jobs=config.max_jobs, budget_s=config.budget_s or None,
                                        idle_s=config.idle_s)
     queue = signet.queue(owner=context.run.run_id)
-    step = make_step(queue)
-    started = last = time.monotonic()
-    done = 0
+    name = "+".join(job_types)
+    started, progress = time.monotonic(), {"last": time.monotonic(), "done": 0}
+    lock = threading.Lock()
 
-    def logged(limit: int) -> int:
-        nonlocal last, done
-        leased = step(limit)
-        done += leased
-        if time.monotonic() - last >= PROGRESS_EVERY_S:
-            last = time.monotonic()
-            context.log.info("%s: %d jobs in %.0f s (%.1f/s), %d due", job_type, done, last - started,
-                             done / (last - started), queue.due_count(job_type))
-        return leased
+    def logged(step: Callable[[int], int]) -> Callable[[int], int]:
+        def run(limit: int) -> int:
+            leased = step(limit)
+            with lock:
+                progress["done"] += leased
+                due_to_log = time.monotonic() - progress["last"] >= PROGRESS_EVERY_S
+                if due_to_log:
+                    progress["last"] = time.monotonic()
+            if due_to_log:
+                elapsed = time.monotonic() - started
+                context.log.info("%s: %d jobs in %.0f s (%.1f/s), %d due", name, progress["done"], elapsed,
+                                 progress["done"] / elapsed, sum(queue.due_count(t) for t in job_types))
+            return leased
+        return run
 
-    with Worker(svc.db, job_type, context.run.run_id) as worker:
-        report = drain(logged, policy, batch_size=worker_cfg.batch_size, worker=worker)
-    context.log.info("%s: %d jobs in %d batches, %.1f s (%.1f jobs/s); stopped: %s", job_type, report.jobs,
+    def others_queued() -> bool:  # lingering is free only while no other run waits for a slot
+        return bool(context.instance.get_run_records(dg.RunsFilter(statuses=[dg.DagsterRunStatus.QUEUED]), limit=1))
+
+    with Worker(svc.db, name, context.run.run_id) as worker:
+        report = drain_lanes([logged(lane(queue)) for lane in lanes], policy, batch_size=worker_cfg.batch_size,
+                             worker=worker, yield_when=others_queued)
+    context.log.info("%s: %d jobs in %d batches, %.1f s (%.1f jobs/s); stopped: %s", name, report.jobs,
                      report.batches, report.seconds, report.jobs_per_s, report.stopped)
     return report
 

@@ -26,8 +26,8 @@ def session_summaries(context: dg.AssetExecutionContext, config: DrainConfig, si
     svc = signet.service()
     provider = llm.create(svc.settings)
     batch: JobBatch = JobBatch()
-    report = drain_queue(context, config, signet, SESSION_SUMMARY,
-                         lambda queue: lambda limit: batch.add(run_session_jobs(svc, queue, provider, limit)))
+    report = drain_queue(context, config, signet, (SESSION_SUMMARY,),
+                         [lambda queue: lambda limit: batch.add(run_session_jobs(svc, queue, provider, limit))])
     if batch.failed:
         context.log.warning("%d session summary job(s) failed and will be retried: %s", len(batch.failed),
                             batch.failed[0])

@@ -4,9 +4,12 @@ and the embedder; a batch of 50 rules jobs costs about one).
 
 `drain` calls `step(limit)` (lease up to `limit` jobs, do them, return how many it leased) until
 nothing has been due for `idle_s` (the run lingers about as long as launching the next one would
-cost, so a trickle of new memories is served without a launch), `budget_s` has passed (runs stay
-bounded: their metadata reaches the Dagster UI and other runs get a slot), `max_jobs` are done, or
-the worker was declared dead.
+cost, so a trickle of new memories is served without a launch; it stops lingering at once when
+`yield_when()` says another run waits for its slot), `budget_s` has passed (runs stay bounded:
+their metadata reaches the Dagster UI and other runs get a slot), `max_jobs` are done, or the
+worker was declared dead.
+
+`drain_lanes` runs several drains in one run at once (stages whose model calls may overlap).
 
 `Worker` is the drain's presence in the store (queue_workers): registered at the start, beating
 from a thread every BEAT_S (which also stamps its leases, so a live worker's leases never time
@@ -22,7 +25,8 @@ import os
 import socket
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
@@ -57,7 +61,7 @@ class DrainReport:
     jobs: int = 0
     batches: int = 0
     seconds: float = 0.0
-    stopped: str = ""  # empty | budget | max_jobs | lost
+    stopped: str = ""  # empty | yielded | budget | max_jobs | lost
 
     @property
     def jobs_per_s(self) -> float:
@@ -75,6 +79,7 @@ class Worker:
         self.db, self.job_type, self.owner, self.beat_s = db, job_type, owner, beat_s
         self.jobs = self.batches = 0
         self.alive = True
+        self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"signet-beat-{job_type}", daemon=True)
 
@@ -86,8 +91,9 @@ class Worker:
         return self
 
     def progress(self, jobs: int) -> None:
-        self.jobs += jobs
-        self.batches += 1
+        with self._lock:  # lanes of one run report from their threads
+            self.jobs += jobs
+            self.batches += 1
 
     def beat(self) -> None:
         with self.db.write() as conn:
@@ -114,7 +120,8 @@ class Worker:
 
 
 def drain(step: Callable[[int], int], policy: DrainPolicy, *, batch_size: int, worker: Worker | None = None,
-          clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep) -> DrainReport:
+          yield_when: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
+          sleep: Callable[[float], None] = time.sleep) -> DrainReport:
     report = DrainReport()
     started = clock()
     idle_since: float | None = None
@@ -142,9 +149,28 @@ def drain(step: Callable[[int], int], policy: DrainPolicy, *, batch_size: int, w
         if now - idle_since >= policy.idle_s:
             report.stopped = "empty"
             break
+        if yield_when is not None and yield_when():
+            report.stopped = "yielded"
+            break
         sleep(min(policy.poll_s, policy.idle_s - (now - idle_since)))
     report.seconds = clock() - started
     return report
+
+
+def drain_lanes(steps: Sequence[Callable[[int], int]], policy: DrainPolicy, *, batch_size: int,
+                worker: Worker | None = None, yield_when: Callable[[], bool] | None = None) -> DrainReport:
+    """`drain` of each step at once, the first on this thread, the others on their own (the lanes
+    of one run: stages whose model calls may overlap). The report sums the lanes' jobs and batches;
+    its time is the longest lane's, its stop reason the first lane's."""
+    if len(steps) == 1:
+        return drain(steps[0], policy, batch_size=batch_size, worker=worker, yield_when=yield_when)
+    with ThreadPoolExecutor(len(steps) - 1, thread_name_prefix="signet-lane") as pool:
+        others = [pool.submit(drain, step, policy, batch_size=batch_size, worker=worker, yield_when=yield_when)
+                  for step in steps[1:]]
+        reports = [drain(steps[0], policy, batch_size=batch_size, worker=worker, yield_when=yield_when)]
+        reports += [future.result() for future in others]
+    return DrainReport(jobs=sum(r.jobs for r in reports), batches=sum(r.batches for r in reports),
+                       seconds=max(r.seconds for r in reports), stopped=reports[0].stopped)
 
 
 def release_dead_workers(db: Database, *, stale_s: float = STALE_S) -> list[str]:
@@ -155,13 +181,19 @@ def release_dead_workers(db: Database, *, stale_s: float = STALE_S) -> list[str]
         return []  # the common case: a read, no write transaction per sensor tick
     dead: list[str] = []
     with db.write() as conn:
-        now = now_iso()
         for row in job_store.workers(conn):
             if row["beat_at"] < cutoff:
-                released = job_store.release_owner(conn, row["owner"], now=now,
-                                                   error="worker stopped beating (process gone)")
-                job_store.remove_worker(conn, row["owner"])
+                released = release_worker(db, row["owner"], "worker stopped beating (process gone)")
                 log.warning("worker %s (%s, pid %s) stopped beating; released %d lease(s)", row["owner"],
                             row["job_type"], row["pid"], released)
                 dead.append(row["owner"])
     return dead
+
+
+def release_worker(db: Database, owner: str, reason: str) -> int:
+    """A worker known to be gone: its leases back to pending (or dead at their last attempt) and
+    its row removed. Returns the leases released."""
+    with db.write() as conn:
+        released = job_store.release_owner(conn, owner, now=now_iso(), error=reason)
+        job_store.remove_worker(conn, owner)
+    return released

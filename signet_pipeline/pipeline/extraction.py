@@ -8,7 +8,7 @@
    fail each job (failures retry with backoff, `dead` at max attempts -> extraction_status failed).
 
 No step holds a write transaction while a provider runs. Jobs inside a step run on a small thread
-pool (`worker.concurrency`): HTTP LLM calls overlap; SQLite writes still serialize on the writer.
+pool (`extraction.concurrency`): HTTP LLM calls overlap; SQLite writes still serialize on the writer.
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from signet_pipeline.memory import analytics
 from signet_pipeline.memory.content import normalize_content
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline.provider_health import ProviderCalls
+from signet_pipeline.pipeline.runner import in_flight
 from signet_pipeline.pipeline.queue import EXTRACT, Completion, JobQueue, LeaseLost
-from signet_pipeline.providers.llm import AnswersTasks, Llm
+from signet_pipeline.providers.llm import Llm
 from signet_pipeline.stages import contradiction
-from signet_pipeline.stages.decision import decide
+from signet_pipeline.stages.decision import decide_facts
 from signet_pipeline.stages.extraction import ExtractionResult, extract
 from signet_pipeline.stages.graph import GraphReport, persist_triples
 from signet_pipeline.memory.remember import embed_missing
@@ -108,12 +109,6 @@ def batch_for_memories(svc: MemoryService, llm: Llm, memory_ids: Iterable[str]) 
     return Batch(items=items, model=llm.model, provider=llm.name, rerun=True)
 
 
-def _concurrency(svc: MemoryService, llm: Llm) -> int:
-    """Jobs in flight: overlapping HTTP calls pays; the rules provider is CPU-bound Python, where
-    threads only contend for the GIL (bench.pipeline_bench measures both)."""
-    return 1 if isinstance(llm, AnswersTasks) else svc.settings.pipeline.worker.concurrency
-
-
 def _run_each(items: list[WorkItem], fn: Callable[[WorkItem], None], concurrency: int) -> None:
     if concurrency <= 1 or len(items) <= 1:
         for item in items:
@@ -150,14 +145,15 @@ def extract_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
             batch.error(analytics.timeout_event(exc, "EXTRACTION_TIMEOUT", memory_id=item.memory_id))
 
     started = time.perf_counter()
-    _run_each(batch.active, run, _concurrency(svc, llm))
+    _run_each(batch.active, run, in_flight(svc.settings.pipeline, llm))
     batch.timings_ms["extract"] = (time.perf_counter() - started) * 1000
     return batch
 
 
 def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
-    """Embed every fact of the batch in one provider call, then decide fact by fact. (Overlapping
-    the two on threads was measured slower on 2 cores: onnxruntime already uses both.)"""
+    """Embed every fact of the batch in one provider call, then decide each memory's facts (one
+    model call per memory, stages/decision.py). (Overlapping the two on threads was measured
+    slower on 2 cores: onnxruntime already uses both.)"""
     pipeline = svc.settings.pipeline
     timeout = pipeline.extraction.timeout / 1000
     started = time.perf_counter()
@@ -173,10 +169,9 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
             if vector is not None:
                 svc.cache_query_vector(fact.content, vector)
         try:
-            for fact in item.extraction.facts:
-                decision, warning, candidates = _timed(
-                    batch, item, decide, svc, llm, fact, agent_id=item.source["agent_id"],
-                    exclude=frozenset({item.memory_id}), timeout=timeout)
+            decided = _timed(batch, item, decide_facts, svc, llm, item.extraction.facts,
+                             agent_id=item.source["agent_id"], exclude=frozenset({item.memory_id}), timeout=timeout)
+            for fact, (decision, warning, candidates) in zip(item.extraction.facts, decided):
                 if warning:
                     item.warnings.append(f"decision for {fact.content[:60]!r}: {warning}")
                 if decision is None:  # the reply was rejected (decide returns a warning)
@@ -195,7 +190,7 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
             item.proposals.clear()
             batch.error(analytics.timeout_event(exc, "DECISION_TIMEOUT", memory_id=item.memory_id))
 
-    _run_each(batch.active, run, _concurrency(svc, llm))
+    _run_each(batch.active, run, in_flight(svc.settings.pipeline, llm))
     batch.timings_ms["decide"] = (time.perf_counter() - started) * 1000 - batch.timings_ms["embed"]
     return batch
 

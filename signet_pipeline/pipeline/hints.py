@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.pipeline.queue import PROSPECTIVE_INDEX, JobQueue
-from signet_pipeline.pipeline.runner import JobBatch, run_queue_jobs
+from signet_pipeline.pipeline.runner import JobBatch, in_flight, run_queue_jobs
 from signet_pipeline.providers.llm import Llm
 from signet_pipeline.stages.hints import HintsReport, generate_hints
 from signet_pipeline.store import hints as hints_store
@@ -16,7 +16,7 @@ def run_hint_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
     cfg = svc.settings.pipeline
     return run_queue_jobs(
         svc.db, queue, (llm.name, llm.model), PROSPECTIVE_INDEX, limit=limit, ids=ids, target="memory_id",
-        concurrency=cfg.worker.concurrency,
+        concurrency=in_flight(cfg, llm),
         work=lambda job, completion: generate_hints(svc, llm, job["memory_id"] or "", limit=cfg.hints.max,
                                                     timeout=cfg.hints.timeout / 1000, commit=completion),
         result=lambda report: {"hints": report.written, "skipped": report.skipped})

@@ -17,13 +17,21 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from signet_pipeline.config_sections import PipelineV2Config
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.pipeline.provider_health import ProviderCalls
 from signet_pipeline.pipeline.queue import Completion, JobQueue, LeaseLost
+from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.store.db import Database, Row
 
 R = TypeVar("R")
 log = logging.getLogger("signet.pipeline")
+
+
+def in_flight(pipeline: PipelineV2Config, llm: Llm) -> int:
+    """Jobs a run works at once: with an HTTP model their calls overlap (extraction.concurrency);
+    the rules provider is CPU-bound Python, where threads only contend for the GIL."""
+    return 1 if isinstance(llm, AnswersTasks) else pipeline.llm_concurrency
 
 
 @dataclass

@@ -1,10 +1,12 @@
 """Decision (spec memory-pipeline "Decision Stage"): for each extracted fact, ADD / UPDATE /
 DELETE / NONE against its top-5 hybrid-search candidates.
 
-No candidates -> `add` without an LLM call. Otherwise the LLM answers; a reply that names a
-target outside the candidate set, lacks a target for update/delete, has no reason, or does not
-parse is rejected with a warning (no proposal). Decisions are proposals: applying them is the
-controlled-writes stage's job.
+No candidates -> `add` without an LLM call. Otherwise the LLM answers, for all of one memory's
+facts that have candidates in one call (up to FACTS_PER_CALL facts, each listed with its own
+candidates; the spec asks once per fact: with a model 300 ms away, a three-fact memory took four
+calls, now two). A decision that names a target outside its fact's candidate set, lacks a target
+for update/delete, has no reason, or does not parse is rejected with a warning (no proposal).
+Decisions are proposals: applying them is the controlled-writes stage's job.
 """
 
 from __future__ import annotations
@@ -32,16 +34,15 @@ CANDIDATE_SEARCH = RecallOptions(track_access=False, pool=15, postings_budget=20
 ACTIONS = ("add", "update", "delete", "none")
 NO_CANDIDATES_REASON = "no similar memory exists"
 
-PROMPT = """A new fact was extracted. Decide what to do with it given the existing memories.
+FACTS_PER_CALL = 8
+PROMPT = """New facts were extracted from a memory. Decide what to do with each one, given the existing
+memories listed under it.
 
-New fact ({fact_type}): {fact}
+{facts}
 
-Existing memories:
-{candidates}
-
-Answer with ONLY a JSON object: {{"action": "add" | "update" | "delete" | "none",
-"targetId": id of the existing memory (required for update and delete), "confidence": 0..1,
-"reason": why, in one sentence}}.
+Answer with ONLY a JSON object: {{"decisions": [{{"fact": the fact's number,
+"action": "add" | "update" | "delete" | "none", "targetId": id of the existing memory (required
+for update and delete), "confidence": 0..1, "reason": why, in one sentence}}, ...]}}, one entry per fact.
 - add: no existing memory covers this fact
 - update: the fact refines or supersedes one existing memory
 - delete: the fact shows one existing memory is no longer true
@@ -66,9 +67,32 @@ def find_candidates(svc: MemoryService, fact: ExtractedFact, agent_id: str,
     return [h for h in hits if h.id not in exclude][:CANDIDATES]
 
 
-def build_prompt(fact: ExtractedFact, candidates: list[RecallHit]) -> str:
-    listed = "\n".join(f"{i}. id={c.id} type={c.type}: {c.content}" for i, c in enumerate(candidates, 1))
-    return PROMPT.format(fact=fact.content, fact_type=fact.type, candidates=listed)
+def build_prompt(facts: list[tuple[ExtractedFact, list[RecallHit]]]) -> str:
+    blocks = []
+    for n, (fact, candidates) in enumerate(facts, 1):
+        listed = "\n".join(f"  - id={c.id} type={c.type}: {c.content}" for c in candidates)
+        blocks.append(f"Fact {n} ({fact.type}): {fact.content}\nExisting memories:\n{listed}")
+    return PROMPT.format(facts="\n\n".join(blocks))
+
+
+def _entries(reply: str | dict[str, Any] | list[Any], count: int) -> dict[int, Any] | None:
+    """Fact number -> its decision object from a reply, or None when the reply has no decisions.
+    A single decision object answers a single fact."""
+    data = reply if isinstance(reply, (dict, list)) else extract_json(reply)
+    if isinstance(data, dict) and "action" in data and count == 1:
+        return {1: data}
+    if isinstance(data, dict):
+        data = data.get("decisions")
+    if not isinstance(data, list):
+        return None
+    out: dict[int, Any] = {}
+    for position, entry in enumerate(data, 1):
+        number = entry.get("fact", position) if isinstance(entry, dict) else position
+        try:
+            out.setdefault(int(number), entry)
+        except (TypeError, ValueError):
+            continue
+    return out
 
 
 def parse_decision(reply: str | dict[str, Any], candidate_ids: set[str]) -> tuple[Decision | None, str | None]:
@@ -97,16 +121,44 @@ def parse_decision(reply: str | dict[str, Any], candidate_ids: set[str]) -> tupl
                     confidence=confidence, reason=reason), None
 
 
-def decide(svc: MemoryService, llm: Llm, fact: ExtractedFact, *, agent_id: str = "default",
-           exclude: frozenset[str] = frozenset(), timeout: float | None = None,
-           ) -> tuple[Decision | None, str | None, list[RecallHit]]:
-    """(decision or None, warning or None, the candidates shown). Raises ProviderError."""
-    candidates = find_candidates(svc, fact, agent_id, exclude)
-    if not candidates:
-        return Decision(action="add", confidence=fact.confidence, reason=NO_CANDIDATES_REASON), None, []
+FactDecision = tuple[Decision | None, str | None, list[RecallHit]]
+
+
+def _ask(llm: Llm, facts: list[tuple[ExtractedFact, list[RecallHit]]], timeout: float | None) -> list[FactDecision]:
+    """One model call for these facts (each has candidates)."""
     if isinstance(llm, AnswersTasks):
-        reply: str | dict[str, Any] = llm.decide(fact.content, [(c.id, c.content) for c in candidates])
+        replies = [llm.decide(f.content, [(c.id, c.content) for c in cands]) for f, cands in facts]
+        entries: dict[int, Any] | None = dict(enumerate(replies, 1))
     else:
-        reply = llm.generate(build_prompt(fact, candidates), json=True, timeout=timeout)
-    decision, warning = parse_decision(reply, {c.id for c in candidates})
-    return decision, warning, candidates
+        entries = _entries(llm.generate(build_prompt(facts), json=True, timeout=timeout), len(facts))
+    out: list[FactDecision] = []
+    for n, (_, candidates) in enumerate(facts, 1):
+        if entries is None:
+            out.append((None, "decision reply is not a JSON object with decisions", candidates))
+        elif n not in entries:
+            out.append((None, f"the reply has no decision for fact {n}", candidates))
+        else:
+            out.append((*parse_decision(entries[n], {c.id for c in candidates}), candidates))
+    return out
+
+
+def decide_facts(svc: MemoryService, llm: Llm, facts: list[ExtractedFact], *, agent_id: str = "default",
+                 exclude: frozenset[str] = frozenset(), timeout: float | None = None) -> list[FactDecision]:
+    """(decision or None, warning or None, the candidates shown) per fact, in order. Facts without
+    candidates are added without a call; the others are decided FACTS_PER_CALL at a time.
+    Raises ProviderError."""
+    found = [(fact, find_candidates(svc, fact, agent_id, exclude)) for fact in facts]
+    asked = [pair for pair in found if pair[1]]
+    answers: list[FactDecision] = []
+    for start in range(0, len(asked), FACTS_PER_CALL):
+        answers += _ask(llm, asked[start:start + FACTS_PER_CALL], timeout)
+    answered = iter(answers)
+    return [next(answered) if candidates else
+            (Decision(action="add", confidence=fact.confidence, reason=NO_CANDIDATES_REASON), None, [])
+            for fact, candidates in found]
+
+
+def decide(svc: MemoryService, llm: Llm, fact: ExtractedFact, *, agent_id: str = "default",
+           exclude: frozenset[str] = frozenset(), timeout: float | None = None) -> FactDecision:
+    """One fact's decision (decide_facts for a single fact)."""
+    return decide_facts(svc, llm, [fact], agent_id=agent_id, exclude=exclude, timeout=timeout)[0]
