@@ -40,18 +40,18 @@ def stack_pids(workspace: Path, needle: str) -> list[int]:
     return found
 
 
-def remember_all(server: ApiServer, bodies: list[dict], stop_after: float | None = None) -> list[str]:
-    """Remember from 4 threads; returns the ids the API acknowledged (200 with an id). With
-    `stop_after`, gives up on errors (the API was killed)."""
-    def one(body: dict) -> str | None:
+def remember_all(server: ApiServer, bodies: list[dict]) -> dict[str, str]:
+    """Remember from 4 threads; returns id -> agent of what the API acknowledged (200 with an id);
+    requests that fail (the API was killed) are left out."""
+    def one(body: dict) -> tuple[str, str] | None:
         try:
             response = httpx.post(server.base_url + "/api/memory/remember", json=body, timeout=30)
         except httpx.HTTPError:
             return None
-        return response.json()["id"] if response.status_code == 200 else None
+        return (response.json()["id"], body["agentId"]) if response.status_code == 200 else None
 
     with ThreadPoolExecutor(4) as pool:
-        return [i for i in pool.map(one, bodies) if i]
+        return dict(found for found in pool.map(one, bodies) if found)
 
 
 def wait_drained(server: ApiServer) -> dict:
@@ -73,7 +73,7 @@ def wait_for(predicate, timeout_s: float = 120, what: str = "condition") -> None
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def check_store(workspace: Path, acknowledged: list[str]) -> None:
+def check_store(workspace: Path, acknowledged: dict[str, str]) -> None:
     conn = apsw.Connection(str(workspace / DB_RELATIVE_PATH))
     try:
         def scalar(sql: str, *params) -> object:
@@ -144,7 +144,7 @@ def test_kill_a_run_worker_mid_batch(tmp_path, bodies):
         def busy_extract_worker() -> int | None:
             conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
             try:
-                row = conn.execute("SELECT w.pid FROM queue_workers w WHERE w.job_type = 'extract' AND EXISTS ("
+                row = conn.execute("SELECT w.pid FROM queue_workers w WHERE w.job_type LIKE 'extract%' AND EXISTS ("
                                    "SELECT 1 FROM memory_jobs j WHERE j.lease_owner = w.owner)").fetchone()
             finally:
                 conn.close()
@@ -152,7 +152,7 @@ def test_kill_a_run_worker_mid_batch(tmp_path, bodies):
 
         wait_for(lambda: busy_extract_worker() is not None, what="an extract worker holding leases")
         victim_run = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY).execute(
-            "SELECT owner FROM queue_workers WHERE job_type = 'extract'").fetchone()[0]
+            "SELECT owner FROM queue_workers WHERE job_type LIKE 'extract%'").fetchone()[0]
         os.kill(busy_extract_worker(), signal.SIGKILL)
         wait_drained(server)
         killed = next(r for r in runs(server.dagster_url) if r.run_id == victim_run)
@@ -186,8 +186,9 @@ def test_kill_the_api_mid_burst_then_restart(tmp_path, bodies):
     server = up(workspace, tmp_path / "up2.log")
     try:
         wait_drained(server)
-        for memory_id in acknowledged[::25]:  # and the API serves them
-            assert httpx.get(f"{server.base_url}/api/memory/{memory_id}", timeout=30).status_code == 200
+        for memory_id, agent in list(acknowledged.items())[::25]:  # and the API serves them to their agent
+            assert httpx.get(f"{server.base_url}/api/memory/{memory_id}", params={"agentId": agent},
+                             timeout=30).status_code == 200
     finally:
         server.stop()
     check_store(workspace, acknowledged)
