@@ -136,8 +136,9 @@ def _loopback(request: Request) -> bool:
         return host == "localhost"
 
 
-def authorize(request: Request) -> None:
-    """App-wide dependency: identity, the route's permission, then its rate limit."""
+async def authorize(request: Request) -> None:
+    """App-wide dependency: identity, the route's permission, then its rate limit. On the event
+    loop (no await, no I/O: a token's HMAC at most), not on the thread pool (signet_api/deps.py)."""
     auth: Auth = request.app.state.auth
     route = request.scope.get("route")
     key = (request.method, getattr(route, "path", ""))

@@ -1,9 +1,14 @@
-"""Request-scoped helpers: the service, the actor and the reading agent."""
+"""Request-scoped helpers: the service, the actor and the reading agent.
+
+The dependencies are `async def` although they never await: FastAPI runs a plain `def` dependency
+on the thread pool, a hop per dependency per request (on remember over HTTP the hops cost more
+than the whole write; bench.remember_bench). These only read the request."""
 
 from __future__ import annotations
 
 import uuid
 
+import anyio.to_thread
 from fastapi import Request
 
 from signet_pipeline.auth.tokens import TokenClaims
@@ -15,8 +20,18 @@ from signet_pipeline.memory.service import MemoryService
 DEFAULT_ACTOR = "api"  # who a request is when it names no actor (history rows, analytics)
 
 
-def service(request: Request) -> MemoryService:
-    return request.app.state.service
+# Remembers do not wait for the vectors of earlier remembers (that is what write-behind buys);
+# every other request does, so what was acknowledged is visible to it, vectors included.
+WRITE_BEHIND_PATHS = frozenset({"/api/memory/remember", "/api/memory/save", "/api/hook/remember",
+                                "/api/hooks/remember"})
+
+
+async def service(request: Request) -> MemoryService:
+    svc: MemoryService = request.app.state.service
+    writer = svc.embed_behind
+    if writer is not None and writer.pending and request.url.path not in WRITE_BEHIND_PATHS:
+        await anyio.to_thread.run_sync(writer.settle)  # milliseconds; off the event loop
+    return svc
 
 
 def _claims(request: Request) -> TokenClaims | None:
@@ -24,7 +39,7 @@ def _claims(request: Request) -> TokenClaims | None:
     return identity.claims if identity is not None else None
 
 
-def actor(request: Request) -> Actor:
+async def actor(request: Request) -> Actor:
     """Who acts: the token's subject and role when a token came (headers are ignored then),
     else the x-signet-actor / x-signet-actor-type headers of a trusted local caller."""
     headers = request.headers
@@ -52,7 +67,7 @@ def reading_agent(request: Request, agent_id: str | None = None) -> str:
 
 def _session_agent(request: Request) -> str | None:
     key = request.headers.get("x-signet-session-key")
-    return session_agent(service(request), key) if key else None
+    return session_agent(request.app.state.service, key) if key else None
 
 
 def changed_by(request: Request, requested: str | None) -> str | None:

@@ -60,6 +60,9 @@ class EmbeddingConfig(Section):
     batch_size: int = Field(32, ge=1, le=512, validation_alias=AliasChoices("batch_size", "batchSize"))
     threads: int = Field(2, ge=1, le=64, description="onnxruntime intra-op threads")
     max_tokens: int = Field(256, ge=16, le=512, validation_alias=AliasChoices("max_tokens", "maxTokens"))
+    # remember answers once the row is committed; the vector follows on a writer thread within
+    # milliseconds and vector reads wait for it (memory/embed_behind.py). false: embed first.
+    write_behind: bool = Field(True, validation_alias=AliasChoices("write_behind", "writeBehind"))
 
     @model_validator(mode="after")
     def _default_model(self) -> "EmbeddingConfig":

@@ -52,9 +52,17 @@ def client(svc):
 
 
 def remember(client, content: str, **fields) -> dict:
+    """Remember over the API, then wait for the write-behind vector: tests look into the store
+    directly, where a later API request would wait for it anyway."""
     response = client.post("/api/memory/remember", json={"content": content, **fields})
     assert response.status_code == 200, response.text
+    settle(client.app.state.service)
     return response.json()
+
+
+def settle(svc: MemoryService) -> None:
+    if svc.embed_behind is not None:
+        assert svc.embed_behind.settle()
 
 
 def recall(client, query: str, **fields) -> dict:

@@ -274,8 +274,13 @@ def test_remember_records_an_embedding_outage(make_service):
     with FakeServer(lambda path, body: (503, {"error": "model not loaded"})) as server:
         svc = make_service(OllamaEmbeddings(base_url=server.url, model="nomic-embed-text", timeout_s=2.0))
         with TestClient(create_app(service=svc)) as client:
-            saved = api_remember(client, "Ana prefers green tea in the morning")
+            first = api_remember(client, "Ana prefers green tea in the morning")
+            svc.embed_behind.settle()  # the vector is written behind the answer: the outage shows then
+            second = api_remember(client, "Bo takes the night train to Vienna")
+            svc.embed_behind.settle()
             found = errors(client, stage="embedding")
-    assert saved["embedded"] is False  # stored keyword-only, as before
-    assert [e["code"] for e in found] == ["EMBEDDING_PROVIDER_DOWN"]
+            stored = client.get(f"/api/memory/{first['id']}").json()
+    assert stored["embedding_model"] is None  # stored keyword-only; the refresh stage will embed it
+    assert second["embedded"] is False  # the writer's provider is down: no vector is on its way
+    assert [e["code"] for e in found] == ["EMBEDDING_PROVIDER_DOWN"] * 2
     assert found[0]["message"].startswith("1 text(s) stored without a vector: ") and "503" in found[0]["message"]

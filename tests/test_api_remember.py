@@ -133,13 +133,14 @@ def test_embedding_failure_still_stores_a_keyword_searchable_memory(make_service
 
     svc = make_service(embedder_override=FailingEmbedder())
     with TestClient(create_app(service=svc)) as c:
-        body = remember(c, "The spare key hangs behind the garage door")
-        assert body["embedded"] is False and body["deduped"] is False
+        body = remember(c, "The spare key hangs behind the garage door")  # the vector fails behind the answer
+        assert body["deduped"] is False
+        assert remember(c, "The garage door code is 4711")["embedded"] is False  # known down: none on its way
         got = c.get(f"/api/memory/{body['id']}").json()
         assert got["embedding_model"] is None  # the refresh stage picks these up
         found = recall(c, "spare key garage")
         assert found["method"] == "keyword"
-        assert [r["id"] for r in found["results"]] == [body["id"]]
+        assert body["id"] in [r["id"] for r in found["results"]]
         assert c.get("/api/embeddings/status").json()["available"] is False
 
 

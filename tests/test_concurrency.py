@@ -13,6 +13,7 @@ import uvicorn
 
 from signet_api.app import create_app
 from signet_pipeline.store.db import scalar
+from tests.conftest import settle
 
 THREADS, PER_THREAD = 8, 500
 
@@ -64,6 +65,7 @@ def test_eight_threads_of_500_remembers_lose_nothing(svc):
         assert not failures, failures[:3]
         all_ids = [i for ids in results for i in ids]
         assert len(all_ids) == len(set(all_ids)) == THREADS * PER_THREAD
+        settle(svc)  # the last vectors are written behind the answers
         conn = svc.db.reader()
         assert scalar(conn, "SELECT count(*) FROM memories") == THREADS * PER_THREAD
         assert scalar(conn, "SELECT count(*) FROM embeddings") == THREADS * PER_THREAD

@@ -37,7 +37,8 @@ def test_a_failing_provider_is_not_called_again_during_its_cooldown(make_service
         embedder = create_embedder(EmbeddingConfig(provider="ollama", base_url=server.url))
         svc = make_service(embedder_override=embedder)
         with TestClient(create_app(service=svc)) as c:
-            for i in range(5):
+            remember(c, "note 0 while the embedder is down")  # its vector fails behind the answer
+            for i in range(1, 5):  # then the provider cools down: no vector on its way, no call made
                 assert remember(c, f"note {i} while the embedder is down")["embedded"] is False
             assert recall(c, "note 3 embedder")["method"] == "keyword"
             assert len(calls) == 1

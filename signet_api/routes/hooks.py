@@ -116,7 +116,7 @@ def hook_remember_route(request: Request, body: HookRememberRequest, svc: Servic
     require_harness(body.harness)
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     body.project = project_scope(request) or body.project
-    return remember(svc, body, who)
+    return remember(svc, body, who, behind=True)
 
 
 @router.post("/api/hooks/recall", response_model=RecallResult, summary="Recall, from a harness")

@@ -33,7 +33,7 @@ def _truthy(value: str | None) -> bool | None:
 def _remember(request: Request, body: RememberRequest, svc: MemoryService, who: Actor) -> RememberResult:
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     body.project = project_scope(request) or body.project  # a project-scoped token writes into its project
-    return remember(svc, body, who)
+    return remember(svc, body, who, behind=True)
 
 
 @router.post("/api/memory/remember", response_model=RememberResult, summary="Save a memory")

@@ -129,15 +129,29 @@ def _embed(svc: MemoryService, pending: list[_Pending]) -> None:
             item.values["embedding_model"] = svc.embedder.model
 
 
-def remember(svc: MemoryService, req: RememberRequest, actor: Actor = Actor()) -> RememberResult:
-    return remember_many(svc, [req], actor)[0]
+def _mark_behind(svc: MemoryService, pending: list[_Pending]) -> None:
+    """Memories whose vector exists (same text elsewhere) carry its model now; the others get
+    theirs from the write-behind embedder after the commit."""
+    reader, model = svc.db.reader(), svc.embedder.model
+    for item in pending:
+        if emb_store.exists_for_hash(reader, item.content.content_hash, model):
+            item.values["embedding_model"] = model
+
+
+def remember(svc: MemoryService, req: RememberRequest, actor: Actor = Actor(), *,
+             behind: bool = False) -> RememberResult:
+    """One memory. With `behind` (the API's remember) and a write-behind embedder on the service
+    (`embedding.writeBehind`), it is answered once its row is committed and its vector follows,
+    `embedded` then meaning the vector is on its way (the provider is not cooling down after a failure)."""
+    return remember_many(svc, [req], actor, behind=behind and svc.embed_behind is not None)[0]
 
 
 def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor = Actor(),
-                  *, chunk_size: int = 256, pipeline_jobs: bool = True) -> list[RememberResult]:
+                  *, chunk_size: int = 256, pipeline_jobs: bool = True, behind: bool = False) -> list[RememberResult]:
     """Remember several memories: one embedding call and one write transaction per chunk.
     Results are in request order; duplicates (also within the batch) come back `deduped`.
-    `pipeline_jobs=False` writes no extraction or hints jobs (document chunks)."""
+    `pipeline_jobs=False` writes no extraction or hints jobs (document chunks); `behind` hands the
+    embedding to the service's write-behind embedder instead of doing it first."""
     pipeline = svc.settings.pipeline
     if pipeline.mutations_frozen:
         raise MutationsFrozen("writes are disabled (memory.pipelineV2.mutationsFrozen)")
@@ -146,8 +160,15 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
         prepared = [_prepare(svc, req, actor) for req in reqs[start:start + chunk_size]]
         reader = svc.db.reader()
         fresh = [p for p in prepared if _existing(reader, p.req, p.content.content_hash) is None]
-        _embed(svc, fresh)  # before taking the write lock: no provider call inside a write tx
-        results.extend(_write(svc, prepared, actor, pipeline_jobs))
+        if behind:
+            _mark_behind(svc, fresh)
+        else:
+            _embed(svc, fresh)  # before taking the write lock: no provider call inside a write tx
+        written = _write(svc, prepared, actor, pipeline_jobs, behind)
+        if behind:
+            svc.embed_behind.submit([(r.id, p.content.content_hash, p.content.storage) for p, r in zip(prepared, written)
+                                     if p.vector is None and p.values["embedding_model"] is None and not r.deduped])
+        results.extend(written)
     _keep_transcripts(svc, reqs)
     for req, result in zip(reqs, results):
         # The caller's knowledge, after the row exists; also for a deduped retry (every part is
@@ -171,7 +192,8 @@ def _keep_transcripts(svc: MemoryService, reqs: list[RememberRequest]) -> None:
                                           project=req.project, agent_id=req.agent_id, now=now)
 
 
-def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor, pipeline_jobs: bool) -> list[RememberResult]:
+def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor, pipeline_jobs: bool,
+           behind: bool) -> list[RememberResult]:
     pipeline = svc.settings.pipeline
     out: list[RememberResult | Row] = []
     with svc.db.write() as conn:
@@ -198,5 +220,7 @@ def _write(svc: MemoryService, prepared: list[_Pending], actor: Actor, pipeline_
             job_id = enqueue_for_new_memory(
                 conn, pipeline, memory_id=values["id"], now=now, extract=authored is None,
                 hints=not (authored and authored.hints)) if pipeline_jobs else None
-            out.append(_result(values, embedded=values["embedding_model"] is not None, deduped=False, job_id=job_id))
+            on_its_way = behind and not svc.embedder.cooling_down
+            out.append(_result(values, embedded=values["embedding_model"] is not None or on_its_way, deduped=False,
+                               job_id=job_id))
     return [r if isinstance(r, RememberResult) else _deduped(svc, r) for r in out]

@@ -17,6 +17,7 @@ from threadpoolctl import threadpool_limits
 from signet_pipeline.config import Settings
 from signet_pipeline.memory.access import AccessTracker
 from signet_pipeline.memory.doc_freq import DocFreqCache
+from signet_pipeline.memory.embed_behind import EmbeddingWriter
 from signet_pipeline.memory.vector_index import MatrixIndex, SqliteVecIndex
 from signet_pipeline.providers.embeddings import EmbeddingProvider, load_embedder
 from signet_pipeline.store import embeddings as emb_store
@@ -49,12 +50,17 @@ class MemoryService:
         self.access = AccessTracker(self.db)
         self.doc_freqs = DocFreqCache()
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="signet-vector-leg")
+        self.embed_behind = EmbeddingWriter(self.db, self.embedder) \
+            if settings.embedding.write_behind and self.embedder.enabled else None
         self._query_cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._query_cache_lock = threading.Lock()
         self.vector_index()  # create the vec table and warm the matrix now, not on the first recall
 
     def vector_index(self) -> MatrixIndex | SqliteVecIndex | None:
-        """The index for the current embedder, or None until its dimension is known."""
+        """The index for the current embedder, or None until its dimension is known; vectors
+        remembered a moment ago are written first (read your writes)."""
+        if self.embed_behind is not None:
+            self.embed_behind.settle()
         if self._index is not None:
             return self._index
         dims = self.embedder.dimensions
@@ -92,6 +98,8 @@ class MemoryService:
         return vector
 
     def close(self) -> None:
+        if self.embed_behind is not None:
+            self.embed_behind.close()
         self.access.close()
         self.pool.shutdown(wait=True)
         self.embedder.close()

@@ -60,7 +60,7 @@ class EmbeddingProvider(ABC):
         if not texts:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         wait = self._down_until - time.monotonic()
-        if wait > 0:
+        if self.cooling_down:
             raise ProviderError(f"{self._last_error} (not retried for another {wait:.0f} s)")
         return self._checked(texts)
 
@@ -75,6 +75,11 @@ class EmbeddingProvider(ABC):
             raise
         self._down_until = 0.0
         return l2_normalize(vectors)
+
+    @property
+    def cooling_down(self) -> bool:
+        """A call failed less than cooldown_s ago: calls fail fast until then."""
+        return time.monotonic() < self._down_until
 
     def close(self) -> None:  # noqa: B027 - optional hook, HTTP providers override it
         """Release connections (HTTP providers)."""

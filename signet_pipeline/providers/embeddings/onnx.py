@@ -56,6 +56,10 @@ class OnnxMiniLM(EmbeddingProvider):
             options.intra_op_num_threads = threads
             options.inter_op_num_threads = 1
             options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            # Idle intra-op threads sleep instead of spinning: the API and a pipeline run each hold
+            # a session on the same cores, and one's spinning threads stole the other's CPU
+            # (bench.remember_bench).
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
             self._session = ort.InferenceSession(str(model_path), options, providers=["CPUExecutionProvider"])
         except Exception as exc:  # onnxruntime/tokenizers raise their own types
             raise ProviderError(f"cannot load the ONNX embedder from {model_path}: {exc}") from exc
