@@ -65,7 +65,7 @@ def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, 
 
 
 def generate_hints(workspace: Path) -> int:
-    """Drain the workspace's `prospective_index` jobs in process (the generate_hints asset's code)."""
+    """Drain the workspace's `prospective_index` jobs in process (the memory_hints step of a drain run)."""
     from signet_pipeline.pipeline.hints import drain
     from signet_pipeline.providers.llm import create_llm
 

@@ -125,12 +125,28 @@ def test_kill_the_dagster_daemon_mid_drain_then_restart(tmp_path, bodies):
         server.proc.wait(timeout=60)  # `signet up` stops the rest of the stack when a child dies
     finally:
         server.stop()
-    server = up(workspace, tmp_path / "up2.log")
+    restart_and_drain(workspace, tmp_path / "up2.log")
+    check_store(workspace, acknowledged)
+
+
+def restart_and_drain(workspace: Path, log: Path, check=None) -> None:
+    server = up(workspace, log)
     try:
         wait_drained(server)
+        if check is not None:
+            check(server)
     finally:
         server.stop()
-    check_store(workspace, acknowledged)
+
+
+def busy_worker(db: Path) -> tuple[int, str] | None:
+    """(pid, run id) of the memory queues' drain worker while it holds leases."""
+    conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
+    try:
+        return conn.execute("SELECT w.pid, w.owner FROM queue_workers w WHERE w.job_type LIKE 'extract%' AND EXISTS ("
+                            "SELECT 1 FROM memory_jobs j WHERE j.lease_owner = w.owner)").fetchone()
+    finally:
+        conn.close()
 
 
 def test_kill_a_run_worker_mid_batch(tmp_path, bodies):
@@ -140,20 +156,9 @@ def test_kill_a_run_worker_mid_batch(tmp_path, bodies):
     db = workspace / DB_RELATIVE_PATH
     try:
         acknowledged = remember_all(server, bodies)
-
-        def busy_extract_worker() -> int | None:
-            conn = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY)
-            try:
-                row = conn.execute("SELECT w.pid FROM queue_workers w WHERE w.job_type LIKE 'extract%' AND EXISTS ("
-                                   "SELECT 1 FROM memory_jobs j WHERE j.lease_owner = w.owner)").fetchone()
-            finally:
-                conn.close()
-            return row[0] if row else None
-
-        wait_for(lambda: busy_extract_worker() is not None, what="an extract worker holding leases")
-        victim_run = apsw.Connection(str(db), flags=apsw.SQLITE_OPEN_READONLY).execute(
-            "SELECT owner FROM queue_workers WHERE job_type LIKE 'extract%'").fetchone()[0]
-        os.kill(busy_extract_worker(), signal.SIGKILL)
+        wait_for(lambda: busy_worker(db) is not None, what="a drain worker holding leases")
+        pid, victim_run = busy_worker(db) or (None, None)
+        os.kill(pid, signal.SIGKILL)
         wait_drained(server)
         killed = next(r for r in runs(server.dagster_url) if r.run_id == victim_run)
         assert killed.status == "FAILURE"
@@ -183,12 +188,10 @@ def test_kill_the_api_mid_burst_then_restart(tmp_path, bodies):
         server.proc.wait(timeout=60)
     finally:
         server.stop()
-    server = up(workspace, tmp_path / "up2.log")
-    try:
-        wait_drained(server)
+    def served(server: ApiServer) -> None:
         for memory_id, agent in list(acknowledged.items())[::25]:  # and the API serves them to their agent
             assert httpx.get(f"{server.base_url}/api/memory/{memory_id}", params={"agentId": agent},
                              timeout=30).status_code == 200
-    finally:
-        server.stop()
+
+    restart_and_drain(workspace, tmp_path / "up2.log", served)
     check_store(workspace, acknowledged)
