@@ -26,12 +26,11 @@ from signet_pipeline.jobs import MEMORY_QUEUE_TAG, QUEUE_TAG, documents_job, pro
 from signet_pipeline.memory.backlog import Backlog, backlog
 from signet_pipeline.pipeline.drain import release_dead_workers, release_worker
 from signet_pipeline.assets.memory_pipeline import MEMORY_QUEUES
+from signet_pipeline.assets.metadata import IN_FLIGHT
 from signet_pipeline.pipeline.queue import DOCUMENT_INGEST, SESSION_SUMMARY, JobQueue
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.store import jobs as job_store
 
-IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
-             dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
 # dagster/max_runtime of a drain run: its budget plus this, after which run monitoring fails a run
 # that never reached its drain loop (its worker never registered, so no heartbeat can go stale).
 RUNTIME_GRACE_S = 900

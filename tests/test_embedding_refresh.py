@@ -212,6 +212,8 @@ def test_a_text_the_provider_always_rejects_is_skipped_not_blocking(make_service
 
 def test_the_sensor_waits_after_a_run_that_found_the_provider_down(svc, signet, instance, monkeypatch):
     remember(svc, RememberRequest(content=FACTS[0]))
+    with svc.db.write() as conn:  # older than the write-behind grace
+        conn.execute("UPDATE memories SET updated_at = '2000-01-01T00:00:00.000Z'")
     # The pipeline's embedder is an Ollama server that is not there.
     monkeypatch.setenv("SIGNET_EMBEDDING__PROVIDER", "ollama")
     monkeypatch.setenv("SIGNET_EMBEDDING__BASE_URL", "http://127.0.0.1:9")
@@ -339,6 +341,10 @@ def test_sensor_requests_a_run_only_for_work_and_never_beside_one_in_flight(svc,
     assert not idle.run_requests and "every live memory has" in idle.skip_reason.skip_message
     with svc.db.write() as conn:
         conn.execute("UPDATE embeddings SET model = 'retired-model'")
+    # A memory changed within the last minute may have its vector on its way (write-behind): no run.
+    assert "every live memory has" in tick(signet, instance).skip_reason.skip_message
+    with svc.db.write() as conn:
+        conn.execute("UPDATE memories SET updated_at = '2000-01-01T00:00:00.000Z'")
     wanted = tick(signet, instance)
     assert len(wanted.run_requests) == 1 and wanted.run_requests[0].job_name in (None, "refresh_embeddings")
 

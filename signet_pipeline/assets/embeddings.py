@@ -11,12 +11,12 @@ UI, optionally every memory of those days (`force`).
 """
 
 import time
-from datetime import timezone
+from datetime import datetime, timedelta, timezone
 
 import dagster as dg
 from pydantic import Field
 
-from signet_pipeline.assets.metadata import table
+from signet_pipeline.assets.metadata import IN_FLIGHT, table
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.stages.embedding_refresh import MAX_ROWS, TIME_BUDGET_S, RefreshReport, run_backfill, run_refresh
 from signet_pipeline.store import embeddings as emb_store
@@ -27,10 +27,6 @@ GROUP = "embeddings"
 BACKFILL_START = "2020-01-01"  # imports carry back-dated createdAt; the live refresh covers any date
 SENSOR_INTERVAL_S = 60
 PROVIDER_BACKOFF_S = 600
-IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
-             dg.DagsterRunStatus.STARTED]
-
-
 class RefreshConfig(dg.Config):
     max_rows: int = Field(MAX_ROWS, ge=1, le=1_000_000, description="memories re-embedded at most in this run")
     time_budget_s: float = Field(TIME_BUDGET_S, gt=0, le=3600, description="no new batch starts after this")
@@ -149,8 +145,11 @@ def embedding_refresh_sensor(context: dg.SensorEvaluationContext, signet: Signet
     with signet.database() as db:
         if db is None or not job_store.queue_ready(db.reader()):
             return dg.SensorResult(skip_reason=f"no memory store yet at {settings.db_path}")
+        # A memory younger than a minute may have its vector on its way (written behind remember).
         work = emb_store.has_backlog(db.reader(), model=settings.embedding.model,
-                                     dimensions=settings.embedding.dimensions)
+                                     dimensions=settings.embedding.dimensions,
+                                     updated_before=to_iso(datetime.now(timezone.utc) - timedelta(seconds=60)))
     if not work:
-        return dg.SensorResult(skip_reason=f"every live memory has a {settings.embedding.model} vector")
+        return dg.SensorResult(skip_reason=f"every live memory has a {settings.embedding.model} vector (or changed "
+                                           "within the last minute: its vector may be on its way)")
     return dg.SensorResult(run_requests=[dg.RunRequest(tags={"signet/trigger": "embedding-backlog"})])

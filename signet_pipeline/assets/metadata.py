@@ -14,6 +14,9 @@ from signet_pipeline.pipeline.queue import JobQueue
 from signet_pipeline.resources import SignetStoreResource
 
 PROGRESS_EVERY_S = 15.0
+# Runs that still hold (or will take) a slot: a sensor waits for these before requesting another.
+IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
+             dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
 
 
 class DrainConfig(dg.Config):

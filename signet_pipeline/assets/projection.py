@@ -6,17 +6,13 @@ in a request (umap is imported inside the stage, on the first fit)."""
 import dagster as dg
 from pydantic import Field
 
-from signet_pipeline.assets.metadata import bullet_list, table
+from signet_pipeline.assets.metadata import IN_FLIGHT, bullet_list, table
 from signet_pipeline.resources import SignetStoreResource
 from signet_pipeline.stages.projection import outstanding, project_store
 from signet_pipeline.store import projections as proj_store
 
 GROUP = "embeddings"
 JOB_NAME = "project_embeddings"
-IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
-             dg.DagsterRunStatus.STARTED]
-
-
 class ProjectionConfig(dg.Config):
     dimensions: list[int] = Field(default_factory=list,
                                   description="output dimensions (2, 3) to recompute even when fresh; empty = those "

@@ -226,13 +226,14 @@ def refresh_backlog(conn: apsw.Connection, *, model: str, dimensions: int, start
     return {reason: int(found.get(reason, 0)) for reason in ("missing", "stale", "model_switch")}
 
 
-def has_backlog(conn: apsw.Connection, *, model: str, dimensions: int | None) -> bool:
-    """Whether any live memory needs a vector of `model` (and `dimensions`, when known): the sensor's
-    cheap question (stops at the first such memory)."""
+def has_backlog(conn: apsw.Connection, *, model: str, dimensions: int | None, updated_before: str) -> bool:
+    """Whether any live memory last changed before `updated_before` needs a vector of `model` (and
+    `dimensions`, when known): the sensor's cheap question (stops at the first such memory). Newer
+    ones may have their vector on its way (the API writes it behind the answer)."""
     return scalar(conn, "SELECT 1 FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash "
-                        "WHERE m.is_deleted = 0 AND (e.id IS NULL OR e.model <> :model "
+                        "WHERE m.is_deleted = 0 AND m.updated_at < :before AND (e.id IS NULL OR e.model <> :model "
                         "OR (:dims IS NOT NULL AND e.dimensions <> :dims)) LIMIT 1",
-                  {"model": model, "dims": dimensions}) is not None
+                  {"model": model, "dims": dimensions, "before": updated_before}) is not None
 
 
 # -- export (GET /api/embeddings) ------------------------------------------------------------------
