@@ -19,8 +19,8 @@ from bench import dataset, diagnostics, http_bench, recall_bench, report, store,
 from bench.floor import Floor
 from bench.stats import Timer
 from signet_pipeline.config import DB_RELATIVE_PATH, load_settings
-from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import create_embedder
+from signet_pipeline.service import MemoryService
 from signet_pipeline.timeutil import now_iso
 
 WRITE_SIZE = 10_000  # remember and HTTP run on this store (on the smallest one if it is not in --sizes)

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from bench import dataset
 from bench.stats import Timer, summary
-from signet_pipeline.memory.models import RecallRequest
-from signet_pipeline.memory.recall import RecallOptions, recall
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.models import RecallRequest
+from signet_pipeline.recall.search import RecallOptions, recall
+from signet_pipeline.service import MemoryService
 
 NO_ACCESS = RecallOptions(track_access=False)  # every mode reads the same rows: keep them identical
 WARMUP = 20

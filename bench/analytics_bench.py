@@ -26,10 +26,10 @@ from bench import dataset, store
 from bench.stats import summary
 from signet_api.app import create_app
 from signet_api.middleware import AnalyticsMiddleware
+from signet_pipeline.analytics import Analytics
 from signet_pipeline.config import load_settings
-from signet_pipeline.memory.analytics import Analytics
-from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import create_embedder
+from signet_pipeline.service import MemoryService
 
 WARMUP = 20
 

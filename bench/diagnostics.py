@@ -13,9 +13,9 @@ from collections.abc import Callable
 
 from bench.dataset import Memory, Query
 from bench.stats import Timer, summary
-from signet_pipeline.memory.fts_query import build_match
-from signet_pipeline.memory.models import RecallRequest
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.models import RecallRequest
+from signet_pipeline.service import MemoryService
+from signet_pipeline.text.fts_query import build_match
 
 SAMPLE = 60  # queries timed per piece
 EMBED_SAMPLE = 1024  # memories embedded to measure the embedder's batch throughput
@@ -26,7 +26,7 @@ def _plan(conn, sql: str, params: dict) -> list[str]:
 
 
 def recall_pieces(svc: MemoryService, queries: list[Query]) -> dict:
-    from signet_pipeline.memory.recall import build_filter
+    from signet_pipeline.recall.search import build_filter
     from signet_pipeline.store import memories as mem_store
 
     cfg = svc.settings.search

@@ -18,7 +18,7 @@ from pathlib import Path
 import apsw
 import numpy as np
 
-from signet_pipeline.memory.fts_query import build_match
+from signet_pipeline.text.fts_query import build_match
 
 FTS_SQL = ("SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? "
            "ORDER BY bm25(memories_fts) LIMIT ?")

@@ -14,8 +14,8 @@ import shutil
 from bench import dataset, store
 from bench.ab import alternate, print_table
 from signet_pipeline.config import load_settings
-from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import create_embedder
+from signet_pipeline.service import MemoryService
 
 MODES = {"graph on (defaults)": {}, "graph off": {"graph": {"enabled": False}}}
 

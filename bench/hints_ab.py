@@ -14,11 +14,11 @@ import time
 from bench import dataset, store
 from bench.ab import alternate, print_table
 from signet_pipeline.config import load_settings
-from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.pipeline.hints import drain, enqueue_backfill
-from signet_pipeline.pipeline.queue import JobQueue
 from signet_pipeline.providers.embeddings import create_embedder
 from signet_pipeline.providers.llm import create_llm
+from signet_pipeline.service import MemoryService
+from signet_pipeline.stages.hints import drain_hints, enqueue_backfill
+from signet_pipeline.store.queue import JobQueue
 
 MODES = {"hints on": True, "hints off": False}
 
@@ -27,7 +27,7 @@ def generate_all(svc: MemoryService) -> tuple[int, int, float]:
     """(memories queued, hints written, seconds) for hints of every memory that has none."""
     queued = enqueue_backfill(svc, JobQueue(svc.db), 10_000_000)
     started = time.perf_counter()
-    written = drain(svc, create_llm(svc.settings.pipeline.extraction))
+    written = drain_hints(svc, create_llm(svc.settings.pipeline.extraction))
     return queued, written, time.perf_counter() - started
 
 

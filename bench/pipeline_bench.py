@@ -39,15 +39,15 @@ from bench.stats import summary
 from signet_eval.generate import remember_bodies
 from signet_eval.server import ApiServer
 from signet_pipeline.config import DB_RELATIVE_PATH, load_settings
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember, remember_many
-from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.pipeline.extraction import run_jobs
-from signet_pipeline.pipeline.hints import run_hint_jobs
-from signet_pipeline.pipeline.queue import JobQueue
-from signet_pipeline.pipeline.structural import run_structural_jobs
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.service import MemoryService
+from signet_pipeline.stages.extraction.batch import run_jobs
+from signet_pipeline.stages.hints import run_hint_jobs
+from signet_pipeline.stages.structural import run_structural_jobs
+from signet_pipeline.store.queue import JobQueue
+from signet_pipeline.write.remember import remember, remember_many
 from tests.fakes import FakeServer, RulesModel
 
 CLIENTS = 4

@@ -32,7 +32,7 @@ import numpy as np
 from bench import dataset, store
 from bench.stats import Timer, summary
 from signet_pipeline.config import load_settings
-from signet_pipeline.memory import projection_view
+from signet_pipeline.ops import projection_view
 from signet_pipeline.providers.embeddings import create_embedder
 from signet_pipeline.stages import projection as stage
 from signet_pipeline.store import embeddings as emb_store

@@ -26,9 +26,9 @@ import numpy as np
 from bench.dataset import Memory, Query
 from bench.floor import Floor
 from bench.stats import Timer, summary
-from signet_pipeline.memory.models import RecallRequest, RecallResult
-from signet_pipeline.memory.recall import recall
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.models import RecallRequest, RecallResult
+from signet_pipeline.recall.search import recall
+from signet_pipeline.service import MemoryService
 
 WARMUP = 20
 STAGES = ("memory_fts", "query_embedding_wait", "vector_search", "final_rank")

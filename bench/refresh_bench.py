@@ -23,8 +23,8 @@ import shutil
 from bench import dataset, store
 from bench.stats import Timer, summary
 from signet_pipeline.config import DB_RELATIVE_PATH, load_settings
-from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import EmbeddingProvider, create_embedder
+from signet_pipeline.service import MemoryService
 from signet_pipeline.stages.embedding_refresh import MAX_ROWS, RefreshReport, run_refresh
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.db import Database

@@ -35,10 +35,10 @@ from bench.report import machine, machine_lines
 from bench.stats import summary
 from signet_eval.server import ApiServer
 from signet_pipeline.config import load_settings
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember_many
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.providers.embeddings import create_embedder
+from signet_pipeline.service import MemoryService
+from signet_pipeline.write.remember import remember_many
 
 REFERENCE_P50_MS = 13.9
 PEOPLE = ["Alice Moreau", "Bruno Keller", "Chiara Rossi", "Dmitri Volkov", "Esme Lindqvist", "Farid Haddad",

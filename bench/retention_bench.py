@@ -16,8 +16,8 @@ from bench import dataset, store
 from bench.stats import Timer
 from signet_pipeline.config import load_settings
 from signet_pipeline.config_sections import RetentionConfig
-from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import create_embedder
+from signet_pipeline.service import MemoryService
 from signet_pipeline.stages.retention import sweep
 
 AGE = "2020-01-01T00:00:00.000Z"  # past every default window

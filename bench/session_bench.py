@@ -21,13 +21,12 @@ import tempfile
 import time
 
 from signet_pipeline.config import load_settings
-from signet_pipeline.memory.hooks import SessionEndRequest, session_end
-from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.memory.transcripts import turns, windows
-from signet_pipeline.pipeline.queue import JobQueue
-from signet_pipeline.pipeline.session_summary import run_session_jobs
 from signet_pipeline.providers.llm.rules import RulesLlm
-from signet_pipeline.stages.session_summary import WINDOW_CHARS
+from signet_pipeline.service import MemoryService
+from signet_pipeline.sessions.hooks import SessionEndRequest, session_end
+from signet_pipeline.stages.session_summary import WINDOW_CHARS, run_session_jobs
+from signet_pipeline.store.queue import JobQueue
+from signet_pipeline.text.transcripts import turns, windows
 
 RUNS = 3
 

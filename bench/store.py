@@ -21,11 +21,11 @@ from pathlib import Path
 
 from bench import dataset
 from signet_pipeline.config import DB_RELATIVE_PATH, load_settings
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember_many
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.providers.embeddings import EmbeddingProvider
+from signet_pipeline.service import MemoryService
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.remember import remember_many
 
 DATA_DIR = Path(__file__).resolve().parent / ".data"
 SLICE = 4096  # memories per remember_many call (it chunks them by 256 inside)

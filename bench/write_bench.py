@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bench.stats import Timer, summary
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.models import RememberRequest
+from signet_pipeline.service import MemoryService
+from signet_pipeline.write.remember import remember
 
 WARMUP = 10
 

@@ -10,12 +10,27 @@ from fastapi import Depends, FastAPI
 from signet_api.auth import Auth, authorize
 from signet_api.errors import install_error_handlers
 from signet_api.middleware import AnalyticsMiddleware
-from signet_api.routes import analytics, auth, checkpoints, diagnostics, documents, embeddings, feedback, hooks, \
-    knowledge, mcp, memory, mutations, projection, repair, system
+from signet_api.routes import (
+    analytics,
+    auth,
+    checkpoints,
+    diagnostics,
+    documents,
+    embeddings,
+    feedback,
+    hooks,
+    knowledge,
+    mcp,
+    memory,
+    mutations,
+    projection,
+    repair,
+    system,
+)
 from signet_pipeline import __version__
+from signet_pipeline.analytics import Analytics
 from signet_pipeline.config import Settings, load_settings
-from signet_pipeline.memory.analytics import Analytics
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.service import MemoryService
 
 log = logging.getLogger("signet.api")
 

@@ -12,10 +12,9 @@ import anyio.to_thread
 from fastapi import Request
 
 from signet_pipeline.auth.tokens import TokenClaims
-from signet_pipeline.memory.remember import Actor
-from signet_pipeline.memory.session_context import session_agent
-from signet_pipeline.memory.service import MemoryService
-
+from signet_pipeline.recall.session_context import session_agent
+from signet_pipeline.service import MemoryService
+from signet_pipeline.write.remember import Actor
 
 DEFAULT_ACTOR = "api"  # who a request is when it names no actor (history rows, analytics)
 

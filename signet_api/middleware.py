@@ -13,8 +13,8 @@ import anyio.to_thread
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from signet_api.deps import DEFAULT_ACTOR
-from signet_pipeline.memory import analytics
-from signet_pipeline.memory.analytics import Analytics, Category, ErrorCode
+from signet_pipeline import analytics
+from signet_pipeline.analytics import Analytics, Category, ErrorCode
 
 UNMATCHED = "(unmatched)"  # requests no route matched share one key: raw paths would grow without bound
 MUTATION_ERRORS: dict[int, ErrorCode] = {409: "MUTATION_CONFLICT", 403: "MUTATION_SCOPE_DENIED"}

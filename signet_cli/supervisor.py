@@ -22,7 +22,7 @@ from pathlib import Path
 from signet_pipeline.config import Settings
 
 GRACE_S = 15.0
-DAGSTER_MODULE = "signet_pipeline.definitions"
+DAGSTER_MODULE = "signet_pipeline.defs.definitions"
 
 
 def instance_file(name: str) -> Path:

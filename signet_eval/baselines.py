@@ -13,9 +13,9 @@ from __future__ import annotations
 import apsw
 import numpy as np
 
-from signet_pipeline.memory.fts_query import build_match
 from signet_pipeline.providers.embeddings import EmbeddingProvider
 from signet_pipeline.store.memories import FTS_TOKENIZER
+from signet_pipeline.text.fts_query import build_match
 
 POOL = 50
 

@@ -23,8 +23,8 @@ from signet_eval.baselines import TurnIndex
 from signet_eval.locomo import Sample, load
 from signet_eval.server import ApiServer
 from signet_pipeline.config import CONFIG_FILE, EmbeddingConfig, SearchConfig, load_settings
-from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings import create_embedder
+from signet_pipeline.service import MemoryService
 
 K_MAX = max(metrics.KS)
 
@@ -66,13 +66,13 @@ def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, 
 
 def generate_hints(workspace: Path) -> int:
     """Drain the workspace's `prospective_index` jobs in process (the memory_hints step of a drain run)."""
-    from signet_pipeline.pipeline.hints import drain
     from signet_pipeline.providers.llm import create_llm
+    from signet_pipeline.stages.hints import drain_hints
 
     settings = load_settings(workspace)
     svc = MemoryService(settings)
     try:
-        return drain(svc, create_llm(settings.pipeline.extraction))
+        return drain_hints(svc, create_llm(settings.pipeline.extraction))
     finally:
         svc.close()
 

@@ -1,4 +1,7 @@
-"""Signet memory pipeline: storage, domain logic and providers (no dagster or fastapi imports
-outside `assets/` and the Dagster definition modules)."""
+"""Signet memory pipeline: storage, domain logic, providers and pipeline stages, layered from the
+bottom up (tests/test_layering.py holds the order): base modules (config, errors, timeutil) <
+store, text, auth < analytics, providers, models < service < graph < recall, write < mutations,
+sessions < ops < stages < defs. A package imports only from layers below it (or within itself);
+only defs/ imports dagster, and nothing here imports fastapi."""
 
 __version__ = "0.1.0"

@@ -34,7 +34,7 @@ class SearchConfig(Section):
     fts_postings_budget: int = Field(
         20_000, ge=0, le=100_000_000, validation_alias=AliasChoices("fts_postings_budget", "ftsPostingsBudget")
     )
-    # Hubness correction of cosines (memory/hubness.py): 0 disables; neighbours compared per candidate.
+    # Hubness correction of cosines (recall/hubness.py): 0 disables; neighbours compared per candidate.
     hub_penalty: float = Field(1.0, ge=0.0, le=10.0, validation_alias=AliasChoices("hub_penalty", "hubPenalty"))
     hub_neighbours: int = Field(10, ge=1, le=100, validation_alias=AliasChoices("hub_neighbours", "hubNeighbours"))
     # BLAS threads for the vector search (0 = leave the library default). One is best when the
@@ -61,7 +61,7 @@ class EmbeddingConfig(Section):
     threads: int = Field(2, ge=1, le=64, description="onnxruntime intra-op threads")
     max_tokens: int = Field(256, ge=16, le=512, validation_alias=AliasChoices("max_tokens", "maxTokens"))
     # remember answers once the row is committed; the vector follows on a writer thread within
-    # milliseconds and vector reads wait for it (memory/embed_behind.py). false: embed first.
+    # milliseconds and vector reads wait for it (service/embed_behind.py). false: embed first.
     write_behind: bool = Field(True, validation_alias=AliasChoices("write_behind", "writeBehind"))
 
     @model_validator(mode="after")

@@ -20,7 +20,7 @@ class WorkerConfig(Section):
     poll_ms: int = Field(2000, ge=100, le=60_000)
     max_retries: int = Field(3, ge=1, le=10)
     lease_timeout_ms: int = Field(300_000, ge=10_000, le=600_000)
-    # Jobs leased at a time; a Dagster run leases batch after batch (pipeline/drain.py).
+    # Jobs leased at a time; a Dagster run leases batch after batch (stages/drain/loop.py).
     batch_size: int = Field(50, ge=1, le=1000)
     # A run stops leasing after this long (its metadata reaches the UI, other runs get a slot) ...
     run_budget_ms: int = Field(120_000, ge=1_000, le=3_600_000)

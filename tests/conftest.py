@@ -5,8 +5,8 @@ from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
 from signet_pipeline.config import load_settings
-from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.embeddings.onnx import OnnxMiniLM
+from signet_pipeline.service import MemoryService
 
 
 @pytest.fixture(scope="session")

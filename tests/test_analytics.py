@@ -12,18 +12,17 @@ import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
-from signet_pipeline.assets.memory_pipeline import memory_pipeline
+from signet_pipeline import analytics
+from signet_pipeline.analytics import Analytics, ProviderCalls, error_event, snapshot
+from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
+from signet_pipeline.defs.resources import EmbedderResource, LlmResource, SignetStoreResource
 from signet_pipeline.errors import ProviderError, SignetError
-from signet_pipeline.memory import analytics
-from signet_pipeline.memory.analytics import Analytics, error_event, snapshot
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.pipeline.extraction import run_jobs
-from signet_pipeline.pipeline.provider_health import ProviderCalls
-from signet_pipeline.pipeline.queue import JobQueue
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.providers.embeddings.remote import OllamaEmbeddings
 from signet_pipeline.providers.llm import OllamaLlm
-from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
+from signet_pipeline.stages.extraction.batch import run_jobs
+from signet_pipeline.store.queue import JobQueue
+from signet_pipeline.write.remember import remember
 from tests.conftest import recall as api_recall
 from tests.conftest import remember as api_remember
 from tests.fakes import FakeServer

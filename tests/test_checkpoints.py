@@ -3,7 +3,7 @@ secret redaction, merge window, per-session cap, listing by session and project.
 
 import pytest
 
-from signet_pipeline.memory.checkpoints import redact
+from signet_pipeline.sessions.checkpoints import redact
 from tests.conftest import remember
 
 

@@ -79,9 +79,9 @@ def test_eight_threads_of_500_remembers_lose_nothing(svc):
 
 def _other_process_writer(workspace: str, count: int) -> None:
     from signet_pipeline.config import load_settings
-    from signet_pipeline.memory.models import RememberRequest
-    from signet_pipeline.memory.remember import remember
-    from signet_pipeline.memory.service import MemoryService
+    from signet_pipeline.models import RememberRequest
+    from signet_pipeline.service import MemoryService
+    from signet_pipeline.write.remember import remember
 
     svc = MemoryService(load_settings(workspace, embedding={"provider": "none"}))
     try:
@@ -96,8 +96,8 @@ def test_a_second_process_writing_at_the_same_time_loses_nothing(svc):
     ctx = multiprocessing.get_context("spawn")
     other = ctx.Process(target=_other_process_writer, args=(str(svc.settings.workspace), count))
     other.start()
-    from signet_pipeline.memory.models import RememberRequest
-    from signet_pipeline.memory.remember import remember
+    from signet_pipeline.models import RememberRequest
+    from signet_pipeline.write.remember import remember
 
     for i in range(count):
         remember(svc, RememberRequest(content=f"from the api process {i}"))
@@ -105,8 +105,8 @@ def test_a_second_process_writing_at_the_same_time_loses_nothing(svc):
     assert other.exitcode == 0
     assert scalar(svc.db.reader(), "SELECT count(*) FROM memories") == 2 * count
     # vectors written by this process are searchable; rows from the keyword-only process too
-    from signet_pipeline.memory.models import RecallRequest
-    from signet_pipeline.memory.recall import recall
+    from signet_pipeline.models import RecallRequest
+    from signet_pipeline.recall.search import recall
 
     out = recall(svc, RecallRequest(query="another process 17", limit=50))
     assert any(r.content == "from another process 17" for r in out.results)

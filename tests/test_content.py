@@ -2,7 +2,7 @@ import hashlib
 
 import pytest
 
-from signet_pipeline.memory.content import infer_type, normalize_content, parse_prefixes, parse_tags
+from signet_pipeline.text.content import infer_type, normalize_content, parse_prefixes, parse_tags
 
 
 def sha(text: str) -> str:

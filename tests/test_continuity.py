@@ -8,11 +8,11 @@ import json
 
 import pytest
 
-from signet_pipeline.pipeline.queue import JobQueue
-from signet_pipeline.pipeline.session_summary import run_session_jobs
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.stages.continuity import parse_score
+from signet_pipeline.stages.session_summary import run_session_jobs
+from signet_pipeline.store.queue import JobQueue
 from tests.conftest import remember
 from tests.fakes import FakeServer
 from tests.test_session_summary import _end, _openai, _turns

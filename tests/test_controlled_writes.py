@@ -3,17 +3,22 @@ failures and re-runs (rules provider unless a fake LLM server is the point)."""
 
 import json
 
-from signet_pipeline.memory.models import RecallRequest, RememberRequest
-from signet_pipeline.memory.reads import get_memory, memory_history
-from signet_pipeline.memory.recall import recall
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.pipeline.extraction import (
-    batch_for_memories, decide_batch, extract_batch, run_jobs, summarize, write_batch,
-)
-from signet_pipeline.pipeline.queue import JobQueue
+from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.recall.reads import get_memory, memory_history
+from signet_pipeline.recall.search import recall
+from signet_pipeline.stages.extraction.batch import (
+    batch_for_memories,
+    decide_batch,
+    extract_batch,
+    run_jobs,
+    summarize,
+    write_batch,
+)
 from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store.queue import JobQueue
+from signet_pipeline.write.remember import remember
 from tests.fakes import FakeServer
 
 RULES = RulesLlm()

@@ -1,7 +1,7 @@
 import dagster as dg
 
-from signet_pipeline.definitions import defs
-from signet_pipeline.resources import SignetStoreResource
+from signet_pipeline.defs.definitions import defs
+from signet_pipeline.defs.resources import SignetStoreResource
 
 
 def test_definitions_load_and_validate():

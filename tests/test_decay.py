@@ -1,6 +1,6 @@
 from datetime import datetime, timedelta, timezone
 
-from signet_pipeline.memory.reads import decayed_importance
+from signet_pipeline.recall.reads import decayed_importance
 from signet_pipeline.store.db import scalar
 from signet_pipeline.store.memories import DECAYED_IMPORTANCE_SQL
 from signet_pipeline.timeutil import to_iso

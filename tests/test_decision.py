@@ -2,11 +2,10 @@
 
 import json
 
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
+from signet_pipeline.models import ExtractedFact, RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
-from signet_pipeline.stages.decision import NO_CANDIDATES_REASON, decide, parse_decision
-from signet_pipeline.stages.extraction import ExtractedFact
+from signet_pipeline.stages.extraction.decision import NO_CANDIDATES_REASON, decide, parse_decision
+from signet_pipeline.write.remember import remember
 from tests.fakes import FakeServer
 
 FACT = ExtractedFact(content="Maria's beagle Biscuit is now called Waffles", type="fact", confidence=0.8)
@@ -52,7 +51,7 @@ def test_hallucinated_ids_missing_fields_and_garbage_are_rejected():
 
 
 def test_one_call_decides_all_of_a_memorys_facts_each_against_its_own_candidates(svc):
-    from signet_pipeline.stages.decision import decide_facts
+    from signet_pipeline.stages.extraction.decision import decide_facts
 
     dog = remember(svc, RememberRequest(content="Maria adopted a beagle named Biscuit")).id
     db = remember(svc, RememberRequest(content="The billing service stores invoices in PostgreSQL")).id

@@ -5,16 +5,16 @@ import time
 
 import pytest
 
-from signet_pipeline.memory import diagnostics
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
+from signet_pipeline.analytics import ProviderCalls
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.pipeline.extraction import run_jobs
-from signet_pipeline.pipeline.provider_health import ProviderCalls
-from signet_pipeline.pipeline.queue import JobQueue
+from signet_pipeline.models import RememberRequest
+from signet_pipeline.ops import diagnostics
 from signet_pipeline.providers.llm import OllamaLlm
+from signet_pipeline.stages.extraction.batch import run_jobs
 from signet_pipeline.store import history as history_store
+from signet_pipeline.store.queue import JobQueue
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.remember import remember
 from tests.fakes import FakeServer
 
 OLD = "2020-01-01T00:00:00.000Z"

@@ -1,8 +1,8 @@
 """The per-process document-count cache recall uses for IDF and the BM25 budget."""
 
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember_many
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.write.remember import remember_many
 
 
 def test_counts_are_reused_until_the_store_grows_then_reread(svc):

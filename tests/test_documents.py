@@ -8,13 +8,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import dagster as dg
 import pytest
 
-from signet_pipeline.assets.documents import document_ingest
-from signet_pipeline.pipeline.documents import run_document_jobs
-from signet_pipeline.pipeline.queue import JobQueue
+from signet_pipeline.defs.assets.documents import document_ingest
+from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.defs.sensors import document_jobs_sensor
 from signet_pipeline.errors import FetchError
 from signet_pipeline.providers.fetch import chunk_text, fetch_url, html_to_text
-from signet_pipeline.resources import SignetStoreResource
-from signet_pipeline.sensors import document_jobs_sensor
+from signet_pipeline.stages.documents import run_document_jobs
+from signet_pipeline.store.queue import JobQueue
 
 ARTICLE = ("<html><head><title>Deploy guide</title><style>p{color:red}</style></head><body>"
            "<h1>Deploys</h1><p>Production deploys run every Tuesday after the planning meeting.</p>"

@@ -1,16 +1,16 @@
 """Drain runs: the loop's stop rules, the worker's heartbeat and death, and work that commits with
 its job's completion or not at all."""
 
-from signet_pipeline.memory.backlog import backlog
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.pipeline.drain import DrainPolicy, Worker, drain, drain_lanes, release_dead_workers
-from signet_pipeline.pipeline.extraction import decide_batch, extract_batch, lease_batch, run_jobs, write_batch
-from signet_pipeline.pipeline.hints import run_hint_jobs
-from signet_pipeline.pipeline.queue import EXTRACT, PROSPECTIVE_INDEX, JobQueue
+from signet_pipeline.models import RememberRequest
+from signet_pipeline.ops.backlog import backlog
 from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.stages.drain.loop import DrainPolicy, Worker, drain, drain_lanes, release_dead_workers
+from signet_pipeline.stages.extraction.batch import decide_batch, extract_batch, lease_batch, run_jobs, write_batch
+from signet_pipeline.stages.hints import run_hint_jobs
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import scalar
+from signet_pipeline.store.queue import EXTRACT, PROSPECTIVE_INDEX, JobQueue
+from signet_pipeline.write.remember import remember
 
 
 class FakeClock:

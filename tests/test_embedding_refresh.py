@@ -5,19 +5,23 @@ import dagster as dg
 import numpy as np
 import pytest
 
-from signet_pipeline.assets.embeddings import (
-    embedding_backfill, embedding_backfill_job, embedding_refresh, embedding_refresh_job, embedding_refresh_sensor,
+from signet_pipeline.defs.assets.embeddings import (
+    embedding_backfill,
+    embedding_backfill_job,
+    embedding_refresh,
+    embedding_refresh_job,
+    embedding_refresh_sensor,
 )
+from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.memory.models import RecallRequest, RememberRequest
-from signet_pipeline.memory.recall import recall
-from signet_pipeline.memory.remember import remember, remember_many
-from signet_pipeline.memory.vector_index import MatrixIndex, SqliteVecIndex
+from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.embeddings.base import EmbeddingProvider
-from signet_pipeline.resources import EmbedderResource, SignetStoreResource
+from signet_pipeline.recall.search import recall
+from signet_pipeline.service.vectors import MatrixIndex, SqliteVecIndex
 from signet_pipeline.stages.embedding_refresh import run_backfill, run_refresh
+from signet_pipeline.store import analytics as analytics_store
 from signet_pipeline.store import embeddings as emb_store
-from signet_pipeline.store import providers as provider_store
+from signet_pipeline.write.remember import remember, remember_many
 
 FACTS = [
     "The staging database runs PostgreSQL 16 on a dedicated host",
@@ -192,7 +196,7 @@ def test_provider_failure_is_counted_and_ends_the_run_without_losing_written_bat
     assert (report.refreshed, report.failed, report.batches) == (4, 4, 1)
     assert report.stopped == "provider failure" and "connection refused" in report.errors[0]
     assert report.remaining == len(FACTS) - 4
-    outcomes = {r["provider"]: r for r in provider_store.summary(svc.db.reader())}["flaky"]
+    outcomes = {r["provider"]: r for r in analytics_store.provider_summary(svc.db.reader())}["flaky"]
     assert (outcomes["successes"], outcomes["failures"]) == (1, 5)  # the batch, then each of its texts alone
 
     flaky.fail_after = 10**6

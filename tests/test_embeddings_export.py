@@ -2,8 +2,8 @@
 
 import numpy as np
 
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember_many
+from signet_pipeline.models import RememberRequest
+from signet_pipeline.write.remember import remember_many
 from tests.conftest import remember
 
 FIELDS = {"id", "content", "text", "who", "importance", "type", "tags", "sourceType", "sourceId", "createdAt"}

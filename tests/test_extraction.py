@@ -3,8 +3,14 @@
 import json
 
 from signet_pipeline.providers.llm.http import OllamaLlm
-from signet_pipeline.stages.extraction import (
-    MAX_ENTITIES, MAX_FACTS, MAX_INPUT_CHARS, TRUNCATION_MARKER, build_prompt, extract, parse_extraction,
+from signet_pipeline.stages.extraction.facts import (
+    MAX_ENTITIES,
+    MAX_FACTS,
+    MAX_INPUT_CHARS,
+    TRUNCATION_MARKER,
+    build_prompt,
+    extract,
+    parse_extraction,
 )
 from tests.fakes import FakeServer
 

@@ -4,11 +4,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from signet_pipeline.memory.fts_query import build_match, query_tokens
-from signet_pipeline.memory.models import RecallRequest
-from signet_pipeline.memory.recall import recall
-from signet_pipeline.memory.reads import legacy_search
+from signet_pipeline.models import RecallRequest
+from signet_pipeline.recall.reads import legacy_search
+from signet_pipeline.recall.search import recall
 from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.text.fts_query import build_match, query_tokens
 
 FTS_SYNTAX = ['"', "AND (", "OR", "NOT", "*", "NEAR", "NEAR(", "-", "^", ":", "content:", "(", ")", "{", "}",
               "'", "+", "\\", "\x00", "AND", "near/3", "🙂", "ß", "İ", "_", "%", ";", "--", "/*"]
@@ -19,9 +19,9 @@ fts_text = st.lists(st.one_of(st.sampled_from(FTS_SYNTAX), st.text(max_size=12))
 @pytest.fixture(scope="module")
 def fuzz_service(tmp_path_factory, embedder):
     from signet_pipeline.config import load_settings
-    from signet_pipeline.memory.models import RememberRequest
-    from signet_pipeline.memory.remember import remember_many
-    from signet_pipeline.memory.service import MemoryService
+    from signet_pipeline.models import RememberRequest
+    from signet_pipeline.service import MemoryService
+    from signet_pipeline.write.remember import remember_many
 
     svc = MemoryService(load_settings(tmp_path_factory.mktemp("fuzz")), embedder=embedder)
     remember_many(svc, [RememberRequest(content=c) for c in [
@@ -70,7 +70,7 @@ def test_fuzz_through_the_api(client):
 
 
 def test_frequent_words_are_left_out_only_above_the_budget():
-    from signet_pipeline.memory.fts_query import within_budget
+    from signet_pipeline.text.fts_query import within_budget
 
     df = {"project": 40_000, "meeting": 30_000, "kettle": 12, "cupboard": 300}
     tokens = ["project", "kettle", "meeting", "cupboard"]
@@ -92,7 +92,7 @@ def test_doc_counts_follow_the_fts_stemmer(fuzz_service):
 
 
 def test_coverage_weighs_query_words_by_rarity():
-    from signet_pipeline.memory.fts_query import QueryTerms
+    from signet_pipeline.text.fts_query import QueryTerms
 
     terms = QueryTerms.build(["simon", "bicycle"], {"simon": "simon", "bicycle": "bicycl"},
                              {"simon": 500, "bicycl": 3}, rows=1000)

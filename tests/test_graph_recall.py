@@ -5,14 +5,13 @@ import math
 import pytest
 
 from signet_pipeline.config_sections import DampeningConfig
-from signet_pipeline.memory.dampening import Candidate, dampen
-from signet_pipeline.memory.models import RecallRequest, RememberRequest
-from signet_pipeline.memory.recall import rank, recall
-from signet_pipeline.memory.remember import remember
+from signet_pipeline.graph.persist import persist_triples
+from signet_pipeline.models import ExtractedEntity, RecallRequest, RememberRequest
 from signet_pipeline.providers.embeddings.base import NoEmbeddings
-from signet_pipeline.stages.extraction import ExtractedEntity
-from signet_pipeline.stages.graph import persist_triples
+from signet_pipeline.recall.dampening import Candidate, dampen
+from signet_pipeline.recall.search import rank, recall
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.write.remember import remember
 
 SMALL_POOLS = {"search": {"candidate_pool": 5}}
 
@@ -117,7 +116,7 @@ def test_hub_dampening_hits_memories_linked_only_to_the_most_mentioned_entities(
 
 def test_embedding_reranker_blends_the_head_and_keeps_the_tail():
     from signet_pipeline.config_sections import RerankerConfig
-    from signet_pipeline.memory.rerank import rerank as rerank_results
+    from signet_pipeline.recall.rerank import rerank as rerank_results
 
     ranked = [(0.50, "hybrid", "a"), (0.48, "hybrid", "b"), (0.40, "keyword", "c"), (0.30, "keyword", "d")]
     cosines = {"a": 0.1, "b": 0.9, "d": 1.0}

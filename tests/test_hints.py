@@ -6,21 +6,21 @@ import json
 import dagster as dg
 import pytest
 
-from signet_pipeline.assets.memory_pipeline import memory_pipeline
-from signet_pipeline.memory.models import RecallRequest, RememberRequest
-from signet_pipeline.memory.recall import recall
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.pipeline.hints import run_hint_jobs
-from signet_pipeline.pipeline.queue import PROSPECTIVE_INDEX, JobQueue
+from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
+from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
+from signet_pipeline.defs.sensors import memory_jobs_sensor
+from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
-from signet_pipeline.resources import LlmResource, SignetStoreResource
-from signet_pipeline.sensors import memory_jobs_sensor
-from signet_pipeline.stages.hints import parse_hints
+from signet_pipeline.recall.search import recall
+from signet_pipeline.stages.hints import run_hint_jobs
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.store.queue import PROSPECTIVE_INDEX, JobQueue
+from signet_pipeline.write.hints import parse_hints
+from signet_pipeline.write.remember import remember
 from tests.fakes import FakeServer
 
 HINTS_ON = {"memory": {"pipelineV2": {"hints": {"enabled": True}}}}

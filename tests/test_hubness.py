@@ -1,6 +1,6 @@
 import numpy as np
 
-from signet_pipeline.memory.hubness import dampen_hubs, neighbour_similarity
+from signet_pipeline.recall.hubness import dampen_hubs, neighbour_similarity
 
 
 def unit(v):

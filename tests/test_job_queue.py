@@ -5,10 +5,10 @@ import random
 
 import pytest
 
-from signet_pipeline.pipeline.queue import EXTRACT, PROSPECTIVE_INDEX, JobQueue, backoff_s
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import Database, scalar
 from signet_pipeline.store.migrate import migrate
+from signet_pipeline.store.queue import EXTRACT, PROSPECTIVE_INDEX, JobQueue, backoff_s
 
 
 @pytest.fixture

@@ -2,14 +2,13 @@
 
 import pytest
 
-from signet_pipeline.memory.linker import aspect_of, is_decision
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.stages.extraction import ExtractedEntity
-from signet_pipeline.stages.graph import dependency_type, persist_triples
+from signet_pipeline.graph.persist import dependency_type, persist_triples
+from signet_pipeline.models import ExtractedEntity, RememberRequest
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.text.aspects import aspect_of, is_decision
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.remember import remember
 from tests.conftest import remember as api_remember
 
 
@@ -134,8 +133,8 @@ def test_community_asset_recovers_planted_groups(svc, workspace):
     import dagster as dg
     import igraph as ig
 
-    from signet_pipeline.assets.graph import entity_communities
-    from signet_pipeline.resources import SignetStoreResource
+    from signet_pipeline.defs.assets.graph import entity_communities
+    from signet_pipeline.defs.resources import SignetStoreResource
 
     rng = random.Random(3)
     groups, size = 4, 25
@@ -160,7 +159,7 @@ def test_community_asset_recovers_planted_groups(svc, workspace):
 
 
 def test_link_memory_reports_what_it_wrote_and_relinking_adds_nothing(svc):
-    from signet_pipeline.memory.linker import link_memory
+    from signet_pipeline.graph.linker import link_memory
 
     text = "We decided to use Postgres over MySQL. Nicholai prefers tabs."
     with svc.db.write() as conn:

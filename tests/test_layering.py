@@ -1,7 +1,9 @@
 """Architecture rules that code review alone would let slip."""
 
+import ast
 import subprocess
 import sys
+from pathlib import Path
 
 
 def imported_roots(setup: str, forbidden: tuple[str, ...]) -> list[str]:
@@ -18,11 +20,147 @@ def test_the_api_never_imports_dagster_or_heavy_pipeline_libraries():
 
 
 def test_domain_modules_import_neither_dagster_nor_fastapi():
-    setup = ("import signet_pipeline.memory.recall, signet_pipeline.memory.remember, signet_pipeline.memory.reads,"
-             " signet_pipeline.memory.status, signet_pipeline.store.migrate, signet_pipeline.memory.knowledge,"
-             " signet_pipeline.pipeline.extraction, signet_pipeline.stages.communities")
+    setup = ("import signet_pipeline.recall.search, signet_pipeline.write.remember, signet_pipeline.recall.reads,"
+             " signet_pipeline.ops.status, signet_pipeline.store.migrate, signet_pipeline.graph.knowledge,"
+             " signet_pipeline.stages.extraction.batch, signet_pipeline.stages.communities")
     assert imported_roots(setup, ("dagster", "fastapi", "starlette")) == []
 
 
 def test_the_check_detects_a_forbidden_import():
     assert imported_roots("import json", ("json", "dagster")) == ["json"]
+
+
+# -- the package layers of signet_pipeline, from the bottom up ------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent / "signet_pipeline"
+LAYERS: list[set[str]] = [
+    {"__init__", "config", "config_sections", "errors", "timeutil"},  # base modules, may import each other
+    {"store", "text", "auth"},
+    {"analytics", "providers", "models"},
+    {"service"},
+    {"graph"},
+    {"recall", "write"},
+    {"mutations", "sessions"},
+    {"ops"},
+    {"stages"},
+    {"defs"},
+]
+LAYER_OF = {unit: i for i, units in enumerate(LAYERS) for unit in units}
+MAX_MODULES_PER_FOLDER = 20
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def unit(module: str) -> str:
+    """signet_pipeline.<unit>...: the top-level package or module a module belongs to."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def import_edges() -> tuple[set[str], set[tuple[str, str]], dict[str, set[str]]]:
+    """(every module, (importer, imported) pairs inside signet_pipeline, module -> external roots)."""
+    files = sorted(ROOT.rglob("*.py"))
+    modules = {module_name(f) for f in files}
+    edges, external = set(), {}
+    for f in files:
+        me = module_name(f)
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [f"{node.module}.{a.name}" for a in node.names]
+                found = [n for n in names if n in modules] or [node.module]
+            elif isinstance(node, ast.Import):
+                found = [a.name for a in node.names]
+            else:
+                continue
+            for name in found:
+                if name.startswith("signet_pipeline"):
+                    target = name if name in modules else name.rsplit(".", 1)[0]
+                    edges.add((me, target))
+                else:
+                    external.setdefault(me, set()).add(name.split(".")[0])
+    return modules, edges, external
+
+
+def violations(edges: set[tuple[str, str]]) -> list[str]:
+    """Imports that run up the layers, or sideways between two packages of one layer."""
+    out = []
+    for a, b in sorted(edges):
+        ua, ub = unit(a), unit(b)
+        if ua == ub:
+            continue
+        la, lb = LAYER_OF[ua], LAYER_OF[ub]
+        if la < lb or (la == lb and la > 0):
+            out.append(f"{a} -> {b} ({ua} is layer {la}, {ub} layer {lb})")
+    return out
+
+
+def cycles(edges: set[tuple[str, str]]) -> list[list[str]]:
+    graph: dict[str, list[str]] = {}
+    for a, b in edges:
+        graph.setdefault(a, []).append(b)
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:  # Tarjan's strongly connected components
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph.get(v, []):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in list(graph):
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_every_unit_has_a_layer():
+    modules, _, _ = import_edges()
+    assert {unit(m) for m in modules} - set(LAYER_OF) == set()
+
+
+def test_no_import_runs_up_the_layers_or_across_one():
+    _, edges, _ = import_edges()
+    assert violations(edges) == []
+
+
+def test_the_layer_check_catches_an_upward_and_a_sideways_import():
+    upward = {("signet_pipeline.store.jobs", "signet_pipeline.recall.search")}
+    sideways = {("signet_pipeline.recall.search", "signet_pipeline.write.remember")}
+    within = {("signet_pipeline.recall.search", "signet_pipeline.recall.temporal")}
+    assert len(violations(upward)) == 1 and len(violations(sideways)) == 1 and violations(within) == []
+
+
+def test_no_import_circles():
+    _, edges, _ = import_edges()
+    assert cycles(edges) == []
+    assert cycles({("a", "b"), ("b", "a")}) == [["a", "b"]]
+
+
+def test_only_defs_imports_dagster_and_nothing_imports_fastapi():
+    _, _, external = import_edges()
+    assert sorted(m for m, roots in external.items() if "dagster" in roots and unit(m) != "defs") == []
+    assert sorted(m for m, roots in external.items() if roots & {"fastapi", "starlette"}) == []
+
+
+def test_no_folder_holds_more_than_twenty_modules():
+    crowded = {str(d.relative_to(ROOT.parent)): n for d in [ROOT, *ROOT.rglob("*")] if d.is_dir()
+               and (n := len(list(d.glob("*.py")))) > MAX_MODULES_PER_FOLDER}
+    assert crowded == {}

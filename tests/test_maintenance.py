@@ -3,12 +3,12 @@ and the asset on real Dagster."""
 
 import dagster as dg
 
-from signet_pipeline.assets.maintenance import maintenance_cycle
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.pipeline.maintenance import CYCLE, HALT_AFTER, run_cycle
-from signet_pipeline.resources import EmbedderResource, SignetStoreResource
-from signet_pipeline.schedules import every_minutes_cron
+from signet_pipeline.defs.assets.maintenance import maintenance_cycle
+from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
+from signet_pipeline.defs.schedules import every_minutes_cron
+from signet_pipeline.models import RememberRequest
+from signet_pipeline.stages.maintenance import CYCLE, HALT_AFTER, run_cycle
+from signet_pipeline.write.remember import remember
 
 
 def break_fts(svc):

@@ -10,17 +10,17 @@ from dagster._core.remote_origin import InProcessCodeLocationOrigin, RemoteJobOr
 from dagster._core.test_utils import create_run_for_test
 from dagster._core.types.loadable_target_origin import LoadableTargetOrigin
 
-from signet_pipeline.assets.extraction import reextracted_facts
-from signet_pipeline.assets.memory_pipeline import memory_pipeline
-from signet_pipeline.definitions import defs
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.pipeline.queue import JobQueue
-from signet_pipeline.resources import EmbedderResource, LlmResource, SignetStoreResource
-from signet_pipeline.sensors import memory_jobs_sensor
+from signet_pipeline.defs.assets.extraction import reextracted_facts
+from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
+from signet_pipeline.defs.definitions import defs
+from signet_pipeline.defs.resources import EmbedderResource, LlmResource, SignetStoreResource
+from signet_pipeline.defs.sensors import memory_jobs_sensor
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import scalar
+from signet_pipeline.store.queue import JobQueue
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.remember import remember
 from tests.conftest import recall as api_recall
 from tests.conftest import remember as api_remember
 
@@ -43,7 +43,7 @@ def resources(workspace):
 def drain_run(instance, event: str, **tags) -> dg.DagsterRun:
     """A run of process_memories moved to a state as the daemon would (PIPELINE_ENQUEUED: queued,
     PIPELINE_START: started)."""
-    location = InProcessCodeLocationOrigin(LoadableTargetOrigin(module_name="signet_pipeline.definitions"))
+    location = InProcessCodeLocationOrigin(LoadableTargetOrigin(module_name="signet_pipeline.defs.definitions"))
     origin = RemoteJobOrigin(RemoteRepositoryOrigin(location, "__repository__"), "process_memories")
     run = create_run_for_test(instance, job_name="process_memories", tags={"signet/queue": "memory", **tags},
                               remote_job_origin=origin)
@@ -208,7 +208,7 @@ def test_checks_fail_on_broken_provenance_and_dead_jobs(svc, resources, instance
     assert dg.materialize([memory_pipeline], resources=resources, instance=instance).success
     with svc.db.write() as conn:  # a hard delete outside the API breaks provenance
         conn.execute("DELETE FROM memories WHERE id = ?", (source.id,))
-    from signet_pipeline.checks import derived_facts_provenance, queue_health
+    from signet_pipeline.defs.checks import derived_facts_provenance, queue_health
 
     result = dg.materialize([memory_pipeline, derived_facts_provenance, queue_health], resources=resources,
                             instance=instance)

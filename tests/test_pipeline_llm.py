@@ -6,14 +6,14 @@ import threading
 import apsw
 import pytest
 
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember_many
-from signet_pipeline.pipeline.extraction import run_jobs
-from signet_pipeline.pipeline.hints import run_hint_jobs
-from signet_pipeline.pipeline.queue import JobQueue
-from signet_pipeline.pipeline.structural import run_structural_jobs
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
+from signet_pipeline.stages.extraction.batch import run_jobs
+from signet_pipeline.stages.hints import run_hint_jobs
+from signet_pipeline.stages.structural import run_structural_jobs
 from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store.queue import JobQueue
+from signet_pipeline.write.remember import remember_many
 from tests.fakes import FakeServer, RulesModel
 
 MEMORIES = [f"Priya Sharma moved the {name} service to Kubernetes in March. The {name} team reviews alerts "
@@ -91,8 +91,8 @@ def test_calls_in_flight_follow_extraction_concurrency(make_service, concurrency
 def test_with_a_model_hints_drain_beside_extraction_in_the_same_run(make_service, workspace, monkeypatch):
     import dagster as dg
 
-    from signet_pipeline.assets.memory_pipeline import memory_pipeline
-    from signet_pipeline.resources import LlmResource, SignetStoreResource
+    from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
+    from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
 
     monkeypatch.setenv("SIGNET_MEMORY__PIPELINEV2__EXTRACTION__CONCURRENCY", "2")
     svc = make_service()

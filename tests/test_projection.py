@@ -9,11 +9,14 @@ import dagster as dg
 import numpy as np
 import pytest
 
-from signet_pipeline.assets.projection import (
-    JOB_NAME, embedding_projection, projection_refresh_schedule, projection_request_sensor,
+from signet_pipeline.defs.assets.projection import (
+    JOB_NAME,
+    embedding_projection,
+    projection_refresh_schedule,
+    projection_request_sensor,
 )
-from signet_pipeline.memory import projection_view
-from signet_pipeline.resources import EmbedderResource, SignetStoreResource
+from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
+from signet_pipeline.ops import projection_view
 from signet_pipeline.stages import projection as stage
 from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import projections as proj_store

@@ -6,17 +6,17 @@ from datetime import datetime, timedelta, timezone
 
 import dagster as dg
 
-from signet_pipeline.assets.maintenance import retention_sweep
 from signet_pipeline.config_sections import RetentionConfig
-from signet_pipeline.memory.models import RecallRequest, RememberRequest
-from signet_pipeline.memory.recall import recall
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.memory.transcripts import scrub
-from signet_pipeline.resources import SignetStoreResource
+from signet_pipeline.defs.assets.maintenance import retention_sweep
+from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.models import RecallRequest, RememberRequest
+from signet_pipeline.recall.search import recall
 from signet_pipeline.stages.retention import sweep
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
+from signet_pipeline.text.transcripts import scrub
 from signet_pipeline.timeutil import to_iso
+from signet_pipeline.write.remember import remember
 
 NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
 

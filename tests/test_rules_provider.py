@@ -4,12 +4,12 @@ import pytest
 
 from signet_pipeline.config_sections import ExtractionConfig
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.memory.contradiction import lexical_overlap, syntactic_contradiction
 from signet_pipeline.providers.llm import create_llm
 from signet_pipeline.providers.llm.http import OllamaLlm, OpenAICompatibleLlm
-from signet_pipeline.memory.entities import names, sentences, triples
 from signet_pipeline.providers.llm.rules import RulesLlm
-from signet_pipeline.stages.extraction import extract
+from signet_pipeline.stages.extraction.facts import extract
+from signet_pipeline.text.contradiction import lexical_overlap, syntactic_contradiction
+from signet_pipeline.text.entities import names, sentences, triples
 
 RULES = RulesLlm()
 

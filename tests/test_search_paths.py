@@ -1,10 +1,10 @@
 """Selective filters must not lose matches that rank below the first cut of either leg."""
 
-from signet_pipeline.memory.models import RecallRequest, RememberRequest
-from signet_pipeline.memory.recall import recall
-from signet_pipeline.memory.remember import remember_many
+from signet_pipeline.models import RecallRequest, RememberRequest
+from signet_pipeline.recall.search import recall
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.write.remember import remember_many
 
 
 def test_filtered_matches_below_the_first_cut_are_still_found(svc):

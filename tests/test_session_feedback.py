@@ -5,8 +5,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from signet_pipeline.memory.aspect_feedback import apply_session_feedback
 from signet_pipeline.config_sections import FeedbackConfig
+from signet_pipeline.sessions.aspect_feedback import apply_session_feedback
 from signet_pipeline.timeutil import now_iso, to_iso
 from tests.conftest import recall, remember
 

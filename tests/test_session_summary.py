@@ -11,16 +11,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
-from signet_pipeline.assets.sessions import session_summaries
-from signet_pipeline.memory.transcripts import Turn, turns, windows
-from signet_pipeline.pipeline.queue import EXTRACT, SESSION_SUMMARY, JobQueue
-from signet_pipeline.pipeline.session_summary import run_session_jobs
+from signet_pipeline.defs.assets.sessions import session_summaries
+from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
+from signet_pipeline.defs.sensors import session_jobs_sensor
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
-from signet_pipeline.resources import LlmResource, SignetStoreResource
-from signet_pipeline.sensors import session_jobs_sensor
-from signet_pipeline.stages.session_summary import parse_statements
+from signet_pipeline.stages.session_summary import parse_statements, run_session_jobs
 from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store.queue import EXTRACT, SESSION_SUMMARY, JobQueue
+from signet_pipeline.text.transcripts import Turn, turns, windows
 from tests.conftest import recall
 from tests.fakes import FakeServer
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from signet_pipeline.memory.settings_view import REDACTED, is_secret_name, redact
+from signet_pipeline.ops.settings_view import REDACTED, is_secret_name, redact
 
 
 @pytest.mark.parametrize("name, secret", [

@@ -5,17 +5,16 @@ import json
 import dagster as dg
 import pytest
 
-from signet_pipeline.assets.memory_pipeline import memory_pipeline
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.pipeline.extraction import run_jobs
-from signet_pipeline.pipeline.queue import JobQueue
-from signet_pipeline.pipeline.structural import run_structural_jobs
+from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
+from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
+from signet_pipeline.defs.sensors import memory_jobs_sensor
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
-from signet_pipeline.resources import LlmResource, SignetStoreResource
-from signet_pipeline.sensors import memory_jobs_sensor
-from signet_pipeline.stages.structural import parse_classification
+from signet_pipeline.stages.extraction.batch import run_jobs
+from signet_pipeline.stages.structural import parse_classification, run_structural_jobs
+from signet_pipeline.store.queue import JobQueue
+from signet_pipeline.write.remember import remember
 from tests.fakes import FakeServer
 
 RULES = RulesLlm()

@@ -7,8 +7,8 @@ from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
 from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
-from signet_pipeline.pipeline.queue import EXTRACT, PROSPECTIVE_INDEX
 from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store.queue import EXTRACT, PROSPECTIVE_INDEX
 from tests.conftest import recall, remember
 
 

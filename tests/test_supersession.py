@@ -2,9 +2,9 @@
 
 import pytest
 
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import remember
-from signet_pipeline.memory.supersession import supersedes
+from signet_pipeline.graph.supersession import supersedes
+from signet_pipeline.models import RememberRequest
+from signet_pipeline.write.remember import remember
 
 
 @pytest.mark.parametrize("older, newer, reason", [

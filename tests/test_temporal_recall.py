@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from signet_pipeline.memory.temporal import find_dates
+from signet_pipeline.recall.temporal import find_dates
 from tests.conftest import recall, remember
 
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from signet_pipeline.memory.vector_index import MatrixIndex, SqliteVecIndex
+from signet_pipeline.service.vectors import MatrixIndex, SqliteVecIndex
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.db import Database
 from signet_pipeline.store.migrate import migrate

@@ -10,8 +10,8 @@ from urllib.parse import quote
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
-from signet_pipeline.memory.feedback_models import FeedbackRequest
-from signet_pipeline.memory.models import MAX_CONTENT_CHARS, MAX_TRANSCRIPT_CHARS, TYPE_PATTERN, Structured
+from signet_pipeline.models import MAX_CONTENT_CHARS, MAX_TRANSCRIPT_CHARS, TYPE_PATTERN, Structured
+from signet_pipeline.sessions.feedback_models import FeedbackRequest
 
 MAX_QUERY_CHARS = 10_000
 MAX_ID_CHARS = 100

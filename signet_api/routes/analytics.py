@@ -9,13 +9,20 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request
 
 from signet_api.deps import reading_agent, service
-from signet_pipeline.errors import InvalidRequest
-from signet_pipeline.memory import analytics, continuity
-from signet_pipeline.memory.analytics import (
-    ERROR_RING_SIZE, Analytics, ErrorCode, ErrorsReport, LatencyReport, Stage, UsageReport,
+from signet_pipeline import analytics
+from signet_pipeline.analytics import (
+    ERROR_RING_SIZE,
+    Analytics,
+    ErrorCode,
+    ErrorsReport,
+    LatencyReport,
+    Stage,
+    UsageReport,
 )
-from signet_pipeline.memory.continuity import ContinuityReport
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.service import MemoryService
+from signet_pipeline.sessions import continuity
+from signet_pipeline.sessions.continuity import ContinuityReport
 from signet_pipeline.timeutil import normalize_iso
 
 router = APIRouter(tags=["analytics"])

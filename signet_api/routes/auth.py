@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from signet_api.deps import service
 from signet_pipeline.auth.tokens import Role, TokenScope, issue
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.service import MemoryService
 
 router = APIRouter(tags=["auth"])
 Service = Annotated[MemoryService, Depends(service)]

@@ -8,8 +8,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.deps import reading_agent, service
-from signet_pipeline.memory import checkpoints
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.service import MemoryService
+from signet_pipeline.sessions import checkpoints
 
 router = APIRouter(tags=["hooks"])
 Service = Annotated[MemoryService, Depends(service)]

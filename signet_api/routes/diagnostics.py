@@ -7,10 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path
 
 from signet_api.deps import service
-from signet_pipeline.memory import diagnostics
-from signet_pipeline.memory import status as status_view
-from signet_pipeline.memory.diagnostics import DiagnosticsReport, DomainHealth
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.ops import diagnostics
+from signet_pipeline.ops import status as status_view
+from signet_pipeline.ops.diagnostics import DiagnosticsReport, DomainHealth
+from signet_pipeline.service import MemoryService
 
 router = APIRouter(tags=["diagnostics"])
 Service = Annotated[MemoryService, Depends(service)]

@@ -8,10 +8,10 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.deps import actor, project_scope, reading_agent, service
-from signet_pipeline.memory import documents
-from signet_pipeline.memory.documents import DocumentRequest
-from signet_pipeline.memory.remember import Actor
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.service import MemoryService
+from signet_pipeline.write import documents
+from signet_pipeline.write.documents import DocumentRequest
+from signet_pipeline.write.remember import Actor
 
 router = APIRouter(tags=["documents"])
 Service = Annotated[MemoryService, Depends(service)]

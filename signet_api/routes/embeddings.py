@@ -14,7 +14,7 @@ from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
 from signet_api.deps import reading_agent, service
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.memories import MemoryFilter
 

@@ -7,10 +7,10 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from signet_api.deps import actor, project_scope, reading_agent, service
-from signet_pipeline.memory import agent_feedback
-from signet_pipeline.memory.feedback_models import FeedbackRequest
-from signet_pipeline.memory.remember import Actor
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.service import MemoryService
+from signet_pipeline.sessions import agent_feedback
+from signet_pipeline.sessions.feedback_models import FeedbackRequest
+from signet_pipeline.write.remember import Actor
 
 router = APIRouter(tags=["memory"])
 

@@ -11,18 +11,28 @@ from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from signet_api.deps import actor, project_scope, reading_agent, service
-from signet_pipeline.memory import hooks, prompt_hooks
-from signet_pipeline.memory.hooks import (
-    SessionEndRequest, SessionEndResult, SessionStartRequest, SessionStartResult, require_harness,
+from signet_pipeline.models import RecallResult, RememberResult
+from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.service import MemoryService
+from signet_pipeline.sessions import hooks, prompt_hooks
+from signet_pipeline.sessions.hooks import (
+    SessionEndRequest,
+    SessionEndResult,
+    SessionStartRequest,
+    SessionStartResult,
+    require_harness,
 )
-from signet_pipeline.memory.models import RecallResult, RememberResult
-from signet_pipeline.memory.prompt_hooks import (
-    CompactionCompleteRequest, CompactionCompleteResult, HookRecallRequest, HookRememberRequest, PreCompactionRequest,
-    PreCompactionResult, PromptSubmitRequest, PromptSubmitResult,
+from signet_pipeline.sessions.prompt_hooks import (
+    CompactionCompleteRequest,
+    CompactionCompleteResult,
+    HookRecallRequest,
+    HookRememberRequest,
+    PreCompactionRequest,
+    PreCompactionResult,
+    PromptSubmitRequest,
+    PromptSubmitResult,
 )
-from signet_pipeline.memory.recall import SEARCH, recall
-from signet_pipeline.memory.remember import Actor, remember
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.write.remember import Actor, remember
 
 # What each hook answers under `x-signet-no-hooks: 1` (the reference's no-ops: an agent a hook
 # spawned must neither read nor write through hooks).

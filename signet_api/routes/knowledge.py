@@ -7,8 +7,8 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.deps import reading_agent, service
-from signet_pipeline.memory import knowledge
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.graph import knowledge
+from signet_pipeline.service import MemoryService
 
 router = APIRouter(tags=["knowledge"])
 Service = Annotated[MemoryService, Depends(service)]

@@ -9,14 +9,15 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.errors import Forbidden
-from signet_pipeline.memory import codex_notes, reads
-from signet_pipeline.memory.codex_notes import CodexNoteRequest, CodexNoteResult
-from signet_pipeline.memory.models import RecallRequest, RecallResult, RememberRequest, RememberResult
-from signet_pipeline.memory.recall import SEARCH, recall
-from signet_pipeline.memory.remember import Actor, remember
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.models import RecallRequest, RecallResult, RememberRequest, RememberResult
+from signet_pipeline.recall import reads
+from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.service import MemoryService
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write import codex_notes
+from signet_pipeline.write.codex_notes import CodexNoteRequest, CodexNoteResult
+from signet_pipeline.write.remember import Actor, remember
 
 router = APIRouter(tags=["memory"])
 MAX_OFFSET = 10_000_000

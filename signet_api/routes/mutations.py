@@ -9,13 +9,19 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 
 from signet_api.deps import actor, changed_by, project_scope, reading_agent, service
-from signet_pipeline.memory import batch_mutations, mutations
 from signet_pipeline.errors import InvalidRequest
-from signet_pipeline.memory.mutation_models import (
-    DeleteBody, DeleteRequest, ForgetRequest, ModifyRequest, PatchRequest, RecoverRequest,
+from signet_pipeline.mutations import batch as batch_mutations
+from signet_pipeline.mutations import edits as mutations
+from signet_pipeline.mutations.models import (
+    DeleteBody,
+    DeleteRequest,
+    ForgetRequest,
+    ModifyRequest,
+    PatchRequest,
+    RecoverRequest,
 )
-from signet_pipeline.memory.remember import Actor
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.service import MemoryService
+from signet_pipeline.write.remember import Actor
 
 router = APIRouter(tags=["memory"])
 Service = Annotated[MemoryService, Depends(service)]

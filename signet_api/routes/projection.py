@@ -10,9 +10,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request, Response
 
 from signet_api.deps import reading_agent, service
-from signet_pipeline.memory import projection_view
-from signet_pipeline.memory.projection_view import ProjectionCached, ProjectionComputing
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.ops import projection_view
+from signet_pipeline.ops.projection_view import ProjectionCached, ProjectionComputing
+from signet_pipeline.service import MemoryService
 
 router = APIRouter(tags=["projection"])
 Service = Annotated[MemoryService, Depends(service)]

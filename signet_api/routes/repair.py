@@ -8,10 +8,9 @@ from fastapi import APIRouter, Depends, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from signet_api.deps import actor, service
-from signet_pipeline.memory.remember import Actor
-from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.pipeline import repair
-from signet_pipeline.stages import dedup
+from signet_pipeline.service import MemoryService
+from signet_pipeline.stages import dedup, repair
+from signet_pipeline.write.remember import Actor
 
 router = APIRouter(tags=["repair"])
 Service = Annotated[MemoryService, Depends(service)]

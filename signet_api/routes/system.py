@@ -7,9 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 
 from signet_api.deps import service
-from signet_pipeline.memory import settings_view
-from signet_pipeline.memory import status as status_view
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.ops import settings_view
+from signet_pipeline.ops import status as status_view
+from signet_pipeline.service import MemoryService
 
 router = APIRouter(tags=["system"])
 Service = Annotated[MemoryService, Depends(service)]

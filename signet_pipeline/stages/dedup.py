@@ -23,13 +23,13 @@ from typing import Any
 import numpy as np
 
 from signet_pipeline.errors import MutationsFrozen
-from signet_pipeline.memory.remember import Actor
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.service import MemoryService
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import memory_writes as writes
 from signet_pipeline.store.db import Row
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.remember import Actor
 
 SEMANTIC_SCAN_MAX = 5_000  # newest memories per agent compared pairwise (5k x 5k cosines ~ 0.2 s)
 SAMPLES = 5

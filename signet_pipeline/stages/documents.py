@@ -14,12 +14,14 @@ import time
 from pydantic import BaseModel
 
 from signet_pipeline.errors import FetchError, ProviderError
-from signet_pipeline.memory.models import RememberRequest
-from signet_pipeline.memory.remember import Actor, remember_many
-from signet_pipeline.memory.service import MemoryService
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.providers.fetch import PERMANENT, chunk_text, fetch_url
+from signet_pipeline.service import MemoryService
+from signet_pipeline.stages.drain.jobs import JobBatch, run_queue_jobs
 from signet_pipeline.store import documents as doc_store
+from signet_pipeline.store.queue import DOCUMENT_INGEST, JobQueue
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.remember import Actor, remember_many
 
 CHUNK_TYPE = "document_chunk"
 CHUNK_IMPORTANCE = 0.3
@@ -96,3 +98,11 @@ def ingest(svc: MemoryService, document_id: str) -> IngestReport:
         raise ProviderError(f"document {document_id}: {exc.__class__.__name__}: {exc}") from exc
     report.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
     return report
+
+
+def run_document_jobs(svc: MemoryService, queue: JobQueue, limit: int,
+                      ids: list[int] | None = None) -> JobBatch[IngestReport]:
+    return run_queue_jobs(
+        svc.db, queue, ("document-fetch", svc.embedder.model), DOCUMENT_INGEST, limit=limit, ids=ids,
+        target="document_id", work=lambda job, _completion: ingest(svc, job["document_id"] or ""),
+        result=lambda report: report.model_dump(exclude={"document_id"}))

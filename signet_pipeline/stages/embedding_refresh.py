@@ -22,9 +22,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from signet_pipeline.analytics import ProviderCalls
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.pipeline.provider_health import ProviderCalls
+from signet_pipeline.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row

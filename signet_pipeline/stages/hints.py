@@ -1,34 +1,26 @@
 """Prospective hints (spec "Prospective Indexing"): questions a memory would help answer, asked of
 the LLM after the memory is written and searched beside its content at recall time.
 
-Replies are validated like every model reply: only strings in question form, 8-200 characters and
-three words or more, that neither repeat the memory nor echo the prompt, deduplicated, at most
-`hints.max`. The write replaces the memory's hints in one short transaction after the call.
+Replies are validated like every model reply (write/hints.py: question form, length, no echo of
+the memory or the prompt, at most `hints.max`). The write replaces the memory's hints in one short
+transaction after the call.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from pydantic import BaseModel
 
-from signet_pipeline.memory.service import MemoryService
 from signet_pipeline.providers.llm import AnswersTasks, Llm
-from signet_pipeline.providers.llm.output import extract_json
+from signet_pipeline.service import MemoryService
+from signet_pipeline.stages.drain.jobs import JobBatch, in_flight, run_queue_jobs
 from signet_pipeline.store import hints as hints_store
-from signet_pipeline.store.db import Commit
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.db import Commit
+from signet_pipeline.store.queue import PROSPECTIVE_INDEX, JobQueue
 from signet_pipeline.timeutil import now_iso
-
-MIN_CHARS = 8
-MAX_CHARS = 200
-MIN_WORDS = 3
-_QUESTION_START = re.compile(
-    r"^(what|when|where|who|whom|whose|which|why|how|is|are|was|were|do|does|did|can|could|should|would|will|"
-    r"has|have|had)\b", re.IGNORECASE)
-_PROMPT_ECHO = re.compile(r"\b(memory:|return only|json|hints?\b|questions? a user)", re.IGNORECASE)
-_NON_WORD = re.compile(r"[^\w]+")
+from signet_pipeline.write.hints import parse_hints
 
 PROMPT = """A memory was saved for an AI agent:
 
@@ -46,41 +38,6 @@ class HintsReport(BaseModel):
     written: int = 0
     warnings: list[str] = []
     skipped: str | None = None
-
-
-def word_key(text: str) -> str:
-    return _NON_WORD.sub(" ", text.lower()).strip()
-
-
-def parse_hints(reply: str | dict[str, Any] | list[Any], content: str, limit: int) -> tuple[list[str], list[str]]:
-    """(accepted hints, warnings). Never raises."""
-    data = extract_json(reply) if isinstance(reply, str) else reply
-    if isinstance(data, dict):
-        data = data.get("hints", data.get("questions"))
-    if not isinstance(data, list):
-        return [], ["hints reply has no list of questions"]
-    accepted: dict[str, str] = {}
-    warnings: list[str] = []
-    memory = word_key(content)
-    for item in data:
-        hint = " ".join(str(item).split()) if isinstance(item, str) else ""
-        key = word_key(hint)
-        if not hint:
-            warnings.append(f"not a string: {item!r}"[:120])
-        elif not MIN_CHARS <= len(hint) <= MAX_CHARS or len(key.split()) < MIN_WORDS:
-            warnings.append(f"length out of range: {hint[:60]!r}")
-        elif not (hint.endswith("?") or _QUESTION_START.match(hint)):
-            warnings.append(f"not a question: {hint[:60]!r}")
-        elif key == memory or (len(memory) > 20 and memory in key):
-            warnings.append(f"repeats the memory: {hint[:60]!r}")
-        elif _PROMPT_ECHO.search(hint):
-            warnings.append(f"echoes the prompt: {hint[:60]!r}")
-        elif key not in accepted:
-            accepted[key] = hint
-    hints = list(accepted.values())
-    if len(hints) > limit:
-        warnings.append(f"{len(hints) - limit} hint(s) over hints.max dropped")
-    return hints[:limit], warnings
 
 
 def generate_hints(svc: MemoryService, llm: Llm, memory_id: str, *, limit: int, timeout: float | None = None,
@@ -105,3 +62,30 @@ def generate_hints(svc: MemoryService, llm: Llm, memory_id: str, *, limit: int, 
     if report.hints and not report.written:
         report.skipped = "memory deleted or changed while its hints were generated"
     return report
+
+
+def run_hint_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
+                  ids: list[int] | None = None) -> JobBatch[HintsReport]:
+    cfg = svc.settings.pipeline
+    return run_queue_jobs(
+        svc.db, queue, (llm.name, llm.model), PROSPECTIVE_INDEX, limit=limit, ids=ids, target="memory_id",
+        concurrency=in_flight(cfg, llm),
+        work=lambda job, completion: generate_hints(svc, llm, job["memory_id"] or "", limit=cfg.hints.max,
+                                                    timeout=cfg.hints.timeout / 1000, commit=completion),
+        result=lambda report: {"hints": report.written, "skipped": report.skipped})
+
+
+def drain_hints(svc: MemoryService, llm: Llm, *, batch: int = 1000) -> int:
+    """Run every due `prospective_index` job in process (evaluation, benchmarks); returns the
+    hints written. Jobs that fail wait for their backoff, so the loop ends."""
+    queue, written = JobQueue(svc.db), 0
+    while reports := run_hint_jobs(svc, queue, llm, batch).reports:
+        written += sum(r.written for r in reports)
+    return written
+
+
+def enqueue_backfill(svc: MemoryService, queue: JobQueue, limit: int) -> int:
+    """Queue hint jobs for up to `limit` live memories that have none (written before hints were
+    on, or while they were off); returns how many were queued."""
+    ids = hints_store.live_without_hints(svc.db.reader(), limit)
+    return sum(queue.enqueue(PROSPECTIVE_INDEX, memory_id=memory_id)[1] for memory_id in ids)

@@ -25,7 +25,6 @@ from typing import Any
 import apsw
 
 from signet_pipeline.config_sections import RetentionConfig
-from signet_pipeline.memory.transcripts import digest, scrub, turns
 from signet_pipeline.store import checkpoints as checkpoint_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import graph as graph_store
@@ -34,6 +33,7 @@ from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.db import Database
+from signet_pipeline.text.transcripts import digest, scrub, turns
 from signet_pipeline.timeutil import now_iso, parse_iso, to_iso
 
 

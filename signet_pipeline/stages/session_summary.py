@@ -2,7 +2,7 @@
 finished session leaves in memory.
 
 session-end keeps the transcript and queues a `session_summary` job. The job reads the transcript
-as conversation turns (memory/transcripts.py), packs them into windows a model reads whole, and
+as conversation turns (text/transcripts.py), packs them into windows a model reads whole, and
 asks the LLM, window by window, for the statements worth keeping in later sessions. Replies are
 validated like every model reply (self-contained statements of 12-500 characters, no echo of the
 prompt, deduplicated, at most MAX_STATEMENTS per window); secrets are masked on the way in and out
@@ -22,6 +22,7 @@ relevance are written with the summary's bookkeeping.
 
 from __future__ import annotations
 
+import json
 import re
 import time
 from collections.abc import Callable
@@ -30,19 +31,25 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.memory.checkpoints import redact
-from signet_pipeline.memory.models import RememberRequest, Visibility
-from signet_pipeline.memory.hooks import SUMMARY_TYPE
-from signet_pipeline.memory.remember import Actor, remember_many
-from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.memory.transcripts import Turn, digest, render, turns, windows
+from signet_pipeline.models import RememberRequest, Visibility
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
-from signet_pipeline.stages.hints import word_key
-from signet_pipeline.stages.continuity import MAX_CONVERSATION_CHARS, ContinuityScore, score_session
-from signet_pipeline.store import continuity as continuity_store
+from signet_pipeline.service import MemoryService
+from signet_pipeline.sessions.checkpoints import redact
+from signet_pipeline.sessions.hooks import SUMMARY_TYPE
+from signet_pipeline.stages.continuity import (
+    MAX_CONVERSATION_CHARS,
+    ContinuityScore,
+    score_session,
+)
+from signet_pipeline.stages.drain.jobs import JobBatch, run_queue_jobs
+from signet_pipeline.store import feedback as feedback_store
 from signet_pipeline.store import sessions as sessions_store
+from signet_pipeline.store.queue import SESSION_SUMMARY, JobQueue
+from signet_pipeline.text.transcripts import Turn, digest, render, turns, windows
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.hints import word_key
+from signet_pipeline.write.remember import Actor, remember_many
 
 SOURCE_TYPE = "session_end"
 ACTOR = Actor(name="session-summary", type="daemon")
@@ -146,7 +153,7 @@ def _continuity(llm: Llm, reader: Any, session_key: str, agent_id: str, conversa
                 report: SessionSummaryReport, timeout: float | None) -> ContinuityScore | None:
     """The session's continuity score; a provider failure here costs the score, not the summary."""
     try:
-        judged = score_session(llm, continuity_store.injected(reader, session_key, agent_id), _tail(conversation),
+        judged = score_session(llm, feedback_store.injected(reader, session_key, agent_id), _tail(conversation),
                                timeout=timeout)
     except ProviderError as exc:
         report.warnings.append(f"continuity not scored: {exc}")
@@ -211,10 +218,23 @@ def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: S
     with svc.db.write() as conn:
         sessions_store.mark_summarized(conn, session_key, agent_id, len(conversation), digest(conversation))
         if judged is not None:
-            continuity_store.save(conn, {
+            feedback_store.save(conn, {
                 "session_key": session_key, "agent_id": agent_id, "project": payload.project,
                 "harness": payload.harness, "model": llm.model, "created_at": now_iso(),
                 **judged.model_dump(include={"score", "confidence", "memories_recalled", "memories_used",
                                              "novel_context_count", "reasoning"})}, judged.relevance)
     report.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
     return report
+
+
+def run_session_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
+                     ids: list[int] | None = None) -> JobBatch[SessionSummaryReport]:
+    cfg = svc.settings.pipeline
+    return run_queue_jobs(
+        svc.db, queue, (llm.name, llm.model), SESSION_SUMMARY, limit=limit, ids=ids, target="session_key",
+        lease_each=True,
+        work=lambda job, _completion: summarize_session(
+            svc, llm, job["session_key"] or "", SummaryPayload.model_validate(json.loads(job["payload"] or "{}")),
+            timeout=cfg.extraction.timeout / 1000, heartbeat=queue.keeper(job)),
+        result=lambda report: report.model_dump(exclude={"session_key", "memory_ids", "warnings"})
+        | {"memoriesSaved": len(report.memory_ids), "warnings": report.warnings[:20]})

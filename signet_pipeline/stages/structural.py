@@ -11,13 +11,15 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from signet_pipeline.memory.linker import ATTRIBUTE_IMPORTANCE, CONSTRAINT_IMPORTANCE
-from signet_pipeline.memory.service import MemoryService
-from signet_pipeline.memory.supersession import supersede_siblings
+from signet_pipeline.graph.linker import ATTRIBUTE_IMPORTANCE, CONSTRAINT_IMPORTANCE
+from signet_pipeline.graph.supersession import supersede_siblings
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
+from signet_pipeline.service import MemoryService
+from signet_pipeline.stages.drain.jobs import JobBatch, in_flight, run_queue_jobs
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store.db import Commit
+from signet_pipeline.store.queue import STRUCTURAL_CLASSIFY, JobQueue
 from signet_pipeline.timeutil import now_iso
 
 ENTITY_TYPES = ("person", "project", "system", "tool", "concept", "skill", "task", "unknown")
@@ -129,3 +131,14 @@ def classify_entity(svc: MemoryService, llm: Llm, entity_id: str, *, batch_size:
         if commit is not None:
             commit(wconn, report)
     return report
+
+
+def run_structural_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
+                        ids: list[int] | None = None) -> JobBatch[ClassifyReport]:
+    timeout = svc.settings.pipeline.extraction.timeout / 1000
+    return run_queue_jobs(
+        svc.db, queue, (llm.name, llm.model), STRUCTURAL_CLASSIFY, limit=limit, ids=ids, target="entity_id",
+        concurrency=in_flight(svc.settings.pipeline, llm),
+        work=lambda job, completion: classify_entity(svc, llm, job["entity_id"] or "", timeout=timeout,
+                                                     commit=completion),
+        result=lambda report: report.model_dump(mode="json"))

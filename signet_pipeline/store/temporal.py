@@ -6,14 +6,11 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import apsw
 
 from signet_pipeline.store.db import Row, rows
-
-if TYPE_CHECKING:
-    from signet_pipeline.store.memories import MemoryFilter
 
 FACETS = ("session", "source", "captured", "observed", "occurred", "valid")
 # A point in time per facet (valid and session are spans: their clauses overlap the window).
@@ -45,12 +42,11 @@ def window_sql(window: Window) -> tuple[str, dict[str, Any]]:
     return "(" + (" OR ".join(parts) or "0") + ")", {"tw_start": window.start, "tw_end": window.end}
 
 
-def in_window(conn: apsw.Connection, flt: MemoryFilter, limit: int) -> list[Row]:
-    """The filter's memories (its window included) in event-time order, oldest first: a timeline."""
-    where, params = flt.sql()
-    params["limit"] = limit
+def in_window(conn: apsw.Connection, where: str, params: dict[str, Any], limit: int) -> list[Row]:
+    """The memories a filter's clause admits (MemoryFilter.sql(), its window included) in event-time
+    order, oldest first: a timeline."""
     return rows(conn, f"SELECT m.* FROM memories m WHERE {where} ORDER BY {EVENT_TIME_SQL}, m.rid LIMIT :limit",
-                params)
+                {**params, "limit": limit})
 
 
 def session_spans(conn: apsw.Connection, session_keys: list[str]) -> dict[str, tuple[str, str | None]]:

@@ -26,12 +26,12 @@ import re
 from typing import Any
 
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.memory.content import infer_type, normalize_content
-from signet_pipeline.memory.contradiction import subject_words, syntactic_contradiction
-from signet_pipeline.memory.entities import WORD, sentences, triples
-from signet_pipeline.memory.linker import aspect_of, is_decision
-from signet_pipeline.memory.transcripts import ROLES
 from signet_pipeline.providers.llm.rules_questions import questions
+from signet_pipeline.text.aspects import aspect_of, is_decision
+from signet_pipeline.text.content import infer_type, normalize_content
+from signet_pipeline.text.contradiction import subject_words, syntactic_contradiction
+from signet_pipeline.text.entities import WORD, sentences, triples
+from signet_pipeline.text.transcripts import ROLES
 
 _SMALL_TALK = re.compile(
     r"^(hi|hello|hey|thanks|thank you|ok|okay|sure|lol|great|cool|nice|bye|good (morning|night|evening))\b",

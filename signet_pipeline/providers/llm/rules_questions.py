@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
-from signet_pipeline.memory.entities import SENTENCE_STARTERS, WORD, is_proper, sentences
-from signet_pipeline.memory.fts_query import STOP_WORDS
+from signet_pipeline.text.entities import SENTENCE_STARTERS, WORD, is_proper, sentences
+from signet_pipeline.text.fts_query import STOP_WORDS
 
 _SPEAKER = re.compile(r"^\s*([A-Z][\w'-]*(?: [A-Z][\w'-]*)?):\s+")
 _FIRST_PERSON = {"i", "i'm", "i've", "i'd", "i'll", "we", "we're", "we've", "my", "our"}

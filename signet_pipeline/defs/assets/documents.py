@@ -1,0 +1,42 @@
+"""Document ingest asset (queue-driven): URLs and texts queued through /api/documents become
+chunk memories."""
+
+import dagster as dg
+
+from signet_pipeline.defs.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
+from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.stages.documents import run_document_jobs
+from signet_pipeline.stages.drain.jobs import JobBatch
+from signet_pipeline.store.queue import DOCUMENT_INGEST
+
+GROUP = "documents"
+
+
+@dg.asset(
+    group_name=GROUP, kinds={"python", "sqlite"},
+    description="Document ingest: drains the `document_ingest` queue; fetches each URL (30 s timeout, "
+                "documents.maxContentBytes cap, text types only, HTML reduced to text and title) or reads the queued "
+                "text, splits it into overlapping chunks (documents.chunkSize / chunkOverlap) and writes each as a "
+                "document_chunk memory linked to the document. Status moves extracting -> chunking -> embedding -> "
+                "indexing -> done (or failed, retried with backoff).",
+)
+def document_ingest(context: dg.AssetExecutionContext, config: DrainConfig,
+                    signet: SignetStoreResource) -> dg.MaterializeResult:
+    svc = signet.service()
+    batch: JobBatch = JobBatch()
+    report = drain_queue(context, config, signet, (DOCUMENT_INGEST,),
+                         [lambda queue: lambda limit: batch.add(run_document_jobs(svc, queue, limit))])
+    if batch.failed:
+        context.log.warning("%d document(s) failed and will be retried: %s", len(batch.failed), batch.failed[0])
+    done = [r for r in batch.reports if r.status == "done"]
+    return dg.MaterializeResult(metadata={
+        **report.as_metadata(), "documents": len(done), "chunks": sum(r.chunks for r in done), "memories": sum(r.memories for r in done),
+        "deduped_chunks": sum(r.deduped for r in done), "bytes": sum(r.bytes for r in done),
+        "failed_permanently": sum(r.status == "failed" for r in batch.reports),
+        "skipped": sum(r.status == "skipped" for r in batch.reports), "failures": len(batch.failed),
+        "dead": batch.dead, **latency(batch.llm_ms, "ingest"),
+        "documents_table": table(["document", "title", "chunks", "memories", "bytes", "ms"],
+                                 [[r.document_id[:8], r.title or "-", r.chunks, r.memories, r.bytes, r.elapsed_ms]
+                                  for r in done[:20]], empty="no documents ingested"),
+        "errors": bullet_list(batch.failed[:20]),
+    })

@@ -1,0 +1,95 @@
+"""Shared pieces of the assets: the drain shell and run config of queue-driven assets, and
+materialization metadata helpers (what an operator reads in the Dagster UI)."""
+import threading
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import dagster as dg
+import numpy as np
+from pydantic import Field
+
+from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.stages.drain.loop import DrainPolicy, DrainReport, Worker, drain_lanes
+from signet_pipeline.store.queue import JobQueue
+
+PROGRESS_EVERY_S = 15.0
+# Runs that still hold (or will take) a slot: a sensor waits for these before requesting another.
+IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
+             dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
+
+
+class DrainConfig(dg.Config):
+    max_jobs: int = Field(0, ge=0, le=10_000_000,
+                          description="stop after this many jobs; 0 = until nothing is due (or the time budget passes)")
+    budget_s: int = Field(0, ge=0, le=86_400,
+                          description="stop leasing after this many seconds; 0 = memory.pipelineV2.worker.runBudgetMs")
+    idle_s: float | None = Field(None, ge=0, le=300,
+                                 description="wait this long for new jobs before ending; empty = worker.runIdleMs")
+
+
+Lane = Callable[[JobQueue], Callable[[int], int]]
+
+
+def drain_queue(context: dg.AssetExecutionContext, config: DrainConfig, signet: SignetStoreResource,
+                job_types: tuple[str, ...], lanes: Sequence[Lane]) -> DrainReport:
+    """Work the queues of `job_types` batch after batch as one registered, beating worker named by
+    the run id (stages/drain/loop.py); each lane, given the queue, is a function that leases and does
+    one batch; several lanes drain at once."""
+    svc = signet.service()
+    worker_cfg = svc.settings.pipeline.worker
+    policy = DrainPolicy.from_settings(worker_cfg, max_jobs=config.max_jobs, budget_s=config.budget_s or None,
+                                       idle_s=config.idle_s)
+    queue = signet.queue(owner=context.run.run_id)
+    name = "+".join(job_types)
+    started, progress = time.monotonic(), {"last": time.monotonic(), "done": 0}
+    lock = threading.Lock()
+
+    def logged(step: Callable[[int], int]) -> Callable[[int], int]:
+        def run(limit: int) -> int:
+            leased = step(limit)
+            with lock:
+                progress["done"] += leased
+                due_to_log = time.monotonic() - progress["last"] >= PROGRESS_EVERY_S
+                if due_to_log:
+                    progress["last"] = time.monotonic()
+            if due_to_log:
+                elapsed = time.monotonic() - started
+                context.log.info("%s: %d jobs in %.0f s (%.1f/s), %d due", name, progress["done"], elapsed,
+                                 progress["done"] / elapsed, sum(queue.due_count(t) for t in job_types))
+            return leased
+        return run
+
+    def others_queued() -> bool:  # lingering is free only while no other run waits for a slot
+        return bool(context.instance.get_run_records(dg.RunsFilter(statuses=[dg.DagsterRunStatus.QUEUED]), limit=1))
+
+    with Worker(svc.db, name, context.run.run_id) as worker:
+        report = drain_lanes([logged(lane(queue)) for lane in lanes], policy, batch_size=worker_cfg.batch_size,
+                             worker=worker, yield_when=others_queued)
+    context.log.info("%s: %d jobs in %d batches, %.1f s (%.1f jobs/s); stopped: %s", name, report.jobs,
+                     report.batches, report.seconds, report.jobs_per_s, report.stopped)
+    return report
+
+
+def latency(values_ms: list[float], prefix: str) -> dict[str, Any]:
+    if not values_ms:
+        return {f"{prefix}_calls": 0}
+    arr = np.asarray(values_ms)
+    return {f"{prefix}_calls": len(values_ms), f"{prefix}_p50_ms": round(float(np.percentile(arr, 50)), 2),
+            f"{prefix}_p95_ms": round(float(np.percentile(arr, 95)), 2)}
+
+
+def bullet_list(lines: list[str], empty: str = "none") -> dg.MetadataValue:
+    return dg.MetadataValue.md("\n".join(f"- {line}" for line in lines) if lines else f"_{empty}_")
+
+
+def table(headers: list[str], rows: list[list[Any]], empty: str = "none") -> dg.MetadataValue:
+    if not rows:
+        return dg.MetadataValue.md(f"_{empty}_")
+
+    def cell(value: Any) -> str:
+        return str(value).replace("|", "\\|").replace("\n", " ")[:160]
+
+    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
+    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
+    return dg.MetadataValue.md("\n".join(lines))

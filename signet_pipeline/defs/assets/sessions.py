@@ -1,0 +1,46 @@
+"""Session summary asset (queue-driven): ended sessions' transcripts become session_summary
+memories, which then go through extraction like any other memory."""
+
+import dagster as dg
+
+from signet_pipeline.defs.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
+from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
+from signet_pipeline.stages.drain.jobs import JobBatch
+from signet_pipeline.stages.session_summary import run_session_jobs
+from signet_pipeline.store.queue import SESSION_SUMMARY
+
+GROUP = "extraction"
+
+
+@dg.asset(
+    group_name=GROUP, kinds={"python", "sqlite"},
+    description="Session summaries: drains the `session_summary` queue (jobs queued by the session-end hook with "
+                "the session's transcript), reads each transcript as user/assistant turns (tool calls, tool output "
+                "and harness wrappers dropped), asks the LLM provider window by window (8,000 characters) for the "
+                "statements worth keeping, and writes each window's statements as one session_summary memory "
+                "(source_id = the session key; recall expand attaches the transcript). Those memories get extract "
+                "jobs like any other. All provider calls precede the writes, so a failed job wrote nothing.",
+)
+def session_summaries(context: dg.AssetExecutionContext, config: DrainConfig, signet: SignetStoreResource,
+                      llm: LlmResource) -> dg.MaterializeResult:
+    svc = signet.service()
+    provider = llm.create(svc.settings)
+    batch: JobBatch = JobBatch()
+    report = drain_queue(context, config, signet, (SESSION_SUMMARY,),
+                         [lambda queue: lambda limit: batch.add(run_session_jobs(svc, queue, provider, limit))])
+    if batch.failed:
+        context.log.warning("%d session summary job(s) failed and will be retried: %s", len(batch.failed),
+                            batch.failed[0])
+    done = [r for r in batch.reports if r.skipped is None]
+    warnings = [f"{r.session_key[:24]}: {w}" for r in batch.reports for w in r.warnings]
+    return dg.MaterializeResult(metadata={
+        **report.as_metadata(), "sessions": len(done), "windows": sum(r.windows for r in done),
+        "windows_dropped": sum(r.windows_dropped for r in done), "statements": sum(r.statements for r in done),
+        "memories_written": sum(len(r.memory_ids) for r in done), "deduped": sum(r.deduped for r in done),
+        "skipped": sum(r.skipped is not None for r in batch.reports), "failures": len(batch.failed),
+        "dead": batch.dead, "provider": provider.name, "model": provider.model, **latency(batch.llm_ms, "session"),
+        "sessions_table": table(["session", "windows", "statements", "memories", "ms"],
+                                [[r.session_key[:24], r.windows, r.statements, len(r.memory_ids), r.elapsed_ms]
+                                 for r in done[:20]], empty="no sessions summarized"),
+        "warnings": bullet_list(warnings[:50] + batch.failed[:20]),
+    })

@@ -1,0 +1,39 @@
+"""Schedules: periodic graph and maintenance work."""
+
+import dagster as dg
+
+from signet_pipeline.config import load_settings
+from signet_pipeline.defs.jobs import communities_job, maintenance_job, retention_job
+
+communities_schedule = dg.ScheduleDefinition(
+    job=communities_job, cron_schedule="15 3 * * *", default_status=dg.DefaultScheduleStatus.RUNNING,
+    description="Entity communities once a day (03:15); materialize entity_communities by hand for an update now.",
+)
+
+
+def every_minutes_cron(interval_ms: int) -> str:
+    """Cron for an interval in ms: every N minutes below an hour, else every N hours (whole units)."""
+    minutes = max(1, interval_ms // 60_000)
+    if minutes < 60:
+        return f"*/{minutes} * * * *"
+    return "0 * * * *" if minutes < 120 else f"0 */{min(23, minutes // 60)} * * *"
+
+
+# The interval comes from the workspace's settings when the code location loads (a change needs a
+# reload of the location in the UI, as any code change does).
+_settings = load_settings()
+
+retention_schedule = dg.ScheduleDefinition(
+    job=retention_job, cron_schedule=every_minutes_cron(_settings.pipeline.retention.interval_hours * 3_600_000),
+    default_status=dg.DefaultScheduleStatus.RUNNING,
+    description="Retention sweep every memory.pipelineV2.retention.intervalHours (default 6 h); purges nothing "
+                "inside its window.",
+)
+
+
+maintenance_schedule = dg.ScheduleDefinition(
+    job=maintenance_job, cron_schedule=every_minutes_cron(_settings.autonomous.maintenance_interval_ms),
+    default_status=dg.DefaultScheduleStatus.RUNNING,
+    description="Maintenance cycle every autonomous.maintenanceIntervalMs (default 30 min); does nothing while "
+                "autonomous.frozen or not autonomous.enabled.",
+)

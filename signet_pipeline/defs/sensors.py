@@ -1,0 +1,195 @@
+"""Sensors: the queues in memory_jobs become drain runs (stages/drain/loop.py), and the backlog is
+observed where an operator looks.
+
+One factory, one sensor per drain job (`extract`, `structural_classify` and `prospective_index` ->
+process_memories; `document_ingest` -> ingest_documents; `session_summary` -> summarize_sessions).
+A tick:
+1. releases the leases of drain workers that stopped beating and fails their Dagster runs (the
+   default run launcher cannot tell Dagster that a run worker died);
+2. reaps leases older than the lease timeout (a worker that died before it registered);
+3. requests one drain run when jobs are due and no run of its queue (tag signet/queue) is queued or
+   in flight; run keys count drain runs, so a tick retried after a daemon crash never launches a
+   second one.
+`queue_backlog_sensor` records the backlog (depth, drain rate, ETA per job type) as observations
+of the `memory_jobs` asset, whose metadata plots show it over time.
+"""
+
+import os
+from typing import Any, Callable
+
+import dagster as dg
+
+from signet_pipeline.config import load_settings
+from signet_pipeline.config_sections import PipelineV2Config
+from signet_pipeline.defs.assets.memory_pipeline import MEMORY_QUEUES
+from signet_pipeline.defs.assets.metadata import IN_FLIGHT
+from signet_pipeline.defs.jobs import QUEUE_TAG, documents_job, process_memories_job, sessions_job
+from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.errors import ConfigError
+from signet_pipeline.ops.backlog import Backlog, backlog
+from signet_pipeline.stages.drain.loop import release_dead_workers, release_worker
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store.queue import DOCUMENT_INGEST, SESSION_SUMMARY, JobQueue
+
+# dagster/max_runtime of a drain run: its budget plus this, after which run monitoring fails a run
+# that never reached its drain loop (its worker never registered, so no heartbeat can go stale).
+RUNTIME_GRACE_S = 900
+MEMORY_JOBS = dg.AssetSpec(
+    "memory_jobs", group_name="queue", kinds={"sqlite"},
+    description="The job queue in memories.db (memory_jobs): every background job the API and the stages enqueue. "
+                "Observed by queue_backlog_sensor: depth, due, leased and dead jobs, drain rate and ETA per job "
+                "type, and the drain workers alive.",
+)
+BACKLOG_EVERY_S = 30
+
+
+def _interval_s(poll_ms: Callable[[PipelineV2Config], int]) -> int:
+    """The configured poll interval, at least 1 s (a tick is a gRPC call plus one query)."""
+    try:
+        return max(1, poll_ms(load_settings().pipeline) // 1000)
+    except ConfigError:
+        return 2  # the code location still loads; the sensor reports the config error on its tick
+
+
+def _worker_poll(pipeline: PipelineV2Config) -> int:
+    return pipeline.worker.poll_ms
+
+
+def fail_dead_runs(instance: dg.DagsterInstance, owners: list[str], log: Any) -> None:
+    """Mark the Dagster runs of workers that stopped beating as failed, so the UI tells the truth
+    and the queue's next drain run may start."""
+    for owner in owners:
+        run = instance.get_run_by_id(owner)
+        if run is not None and run.status in IN_FLIGHT:
+            instance.report_run_failed(run, message="its drain worker stopped beating (process gone); "
+                                                    "its leases were released for the next run")
+            log.warning("run %s failed: its worker stopped beating", owner)
+
+
+def _stack_started_at() -> float | None:
+    """When the `signet up` running this code location started (signet_cli/supervisor.py)."""
+    try:
+        return float(os.environ["SIGNET_UP_STARTED_AT"])
+    except (KeyError, ValueError):
+        return None
+
+
+def fail_orphaned_runs(instance: dg.DagsterInstance, records: list[Any], signet: SignetStoreResource,
+                       log: Any) -> list[Any]:
+    """Runs started by an earlier `signet up` whose Dagster status still says they run: their worker
+    processes died with that stack, so they are failed and their leases released now (Dagster's
+    default run launcher cannot see a dead run worker). Returns the records still in flight."""
+    started_at = _stack_started_at()
+    alive = []
+    for record in records:
+        run = record.dagster_run
+        began = record.start_time or record.create_timestamp.timestamp()
+        if started_at is None or run.status == dg.DagsterRunStatus.QUEUED or began >= started_at:
+            alive.append(record)
+            continue
+        instance.report_run_failed(run, message="started by an earlier `signet up` whose processes are gone; "
+                                                "its leases were released for the next run")
+        with signet.database() as db:
+            released = release_worker(db, run.run_id, "run left by an earlier signet up") if db else 0
+        log.warning("run %s belonged to an earlier stack: failed, %d lease(s) released", run.run_id, released)
+    return alive
+
+
+def queue_sensor(*, name: str, job_types: tuple[str, ...], job: Any, description: str,
+                 poll_ms: Callable[[PipelineV2Config], int] = _worker_poll) -> dg.SensorDefinition:
+    """`job`: what dg.define_asset_job returns (its signet/queue tag names the queue); `poll_ms`:
+    the setting that paces the sensor (default memory.pipelineV2.worker.pollMs)."""
+    queue_tag = job.tags[QUEUE_TAG]
+    names = "/".join(job_types)
+
+    @dg.sensor(name=name, job=job, minimum_interval_seconds=_interval_s(poll_ms),
+               default_status=dg.DefaultSensorStatus.RUNNING, description=description)
+    def _sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
+        settings = signet.settings()
+        pipeline = settings.pipeline
+        cursor = int(context.cursor or 0)
+        if not pipeline.enabled:
+            return dg.SensorResult(skip_reason="memory.pipelineV2.enabled is false", cursor=str(cursor))
+        with signet.database() as db:
+            if db is None or not job_store.queue_ready(db.reader()):
+                return dg.SensorResult(skip_reason=f"no memory store yet at {settings.db_path}", cursor=str(cursor))
+            dead = release_dead_workers(db)
+            queue = JobQueue(db, max_attempts=pipeline.worker.max_retries,
+                             lease_timeout_ms=pipeline.worker.lease_timeout_ms)
+            reaped = sum(queue.reap_stale_leases(t) for t in job_types)
+            due = sum(queue.due_count(t) for t in job_types)
+        fail_dead_runs(context.instance, dead, context.log)
+        if reaped:
+            context.log.warning("reaped %d stale %s lease(s)", reaped, names)
+        if not due:
+            return dg.SensorResult(skip_reason=f"no due {names} jobs", cursor=str(cursor))
+        live = fail_orphaned_runs(context.instance, list(context.instance.get_run_records(
+            filters=dg.RunsFilter(tags={QUEUE_TAG: queue_tag}, statuses=IN_FLIGHT), limit=10)), signet, context.log)
+        if live:
+            run = live[0].dagster_run
+            return dg.SensorResult(skip_reason=f"{due} {names} jobs due; run {run.run_id[:8]} "
+                                               f"({run.status.value}) is draining the queue", cursor=str(cursor))
+        budget_s = pipeline.worker.run_budget_ms // 1000
+        return dg.SensorResult(
+            run_requests=[dg.RunRequest(run_key=f"{queue_tag.replace('_', '-')}-drain-{cursor + 1}",
+                                        tags={"signet/due": str(due), "dagster/max_runtime": str(budget_s + RUNTIME_GRACE_S)})],
+            cursor=str(cursor + 1),
+        )
+
+    return _sensor
+
+
+memory_jobs_sensor = queue_sensor(
+    name="memory_jobs_sensor", job_types=MEMORY_QUEUES, job=process_memories_job,
+    description="Watches memory_jobs for due `extract`, `structural_classify` and `prospective_index` jobs and, when "
+                "no process_memories run is queued or running, requests one drain run. Also frees the leases of "
+                "drain workers that stopped beating (failing their runs) and reaps leases older than "
+                "worker.leaseTimeoutMs.",
+)
+
+document_jobs_sensor = queue_sensor(
+    name="document_jobs_sensor", job_types=(DOCUMENT_INGEST,), job=documents_job,
+    poll_ms=lambda pipeline: pipeline.documents.worker_interval_ms,
+    description="Watches memory_jobs for due `document_ingest` jobs (queued by POST /api/documents) and, when no "
+                "ingest_documents run is queued or running, requests one drain run; frees dead workers' leases.",
+)
+
+session_jobs_sensor = queue_sensor(
+    name="session_jobs_sensor", job_types=(SESSION_SUMMARY,), job=sessions_job,
+    description="Watches memory_jobs for due `session_summary` jobs (queued by the session-end hook when it stores a "
+                "transcript) and, when no summarize_sessions run is queued or running, requests one drain run; frees "
+                "dead workers' leases.",
+)
+
+
+def backlog_observation(view: Backlog) -> dg.AssetObservation:
+    metadata: dict[str, Any] = {"depth": view.total.depth, "due": view.total.due, "leased": view.total.leased,
+                                "dead": view.total.dead, "drain_rate_per_s": view.total.ratePerS,
+                                "workers": len(view.workers)}
+    if view.total.etaS is not None:
+        metadata["eta_s"] = view.total.etaS
+    for job_type, q in view.queues.items():
+        metadata[f"{job_type}_depth"] = q.depth
+        metadata[f"{job_type}_rate_per_s"] = q.ratePerS
+    metadata["per_type"] = dg.MetadataValue.md("\n".join(
+        ["| job type | depth | due | waiting | leased | dead | jobs/s | ETA s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        + [f"| {t} | {q.depth} | {q.due} | {q.waiting} | {q.leased} | {q.dead} | {q.ratePerS} | "
+           f"{'-' if q.etaS is None else q.etaS} |" for t, q in view.queues.items()]))
+    return dg.AssetObservation(asset_key=MEMORY_JOBS.key, metadata=metadata)
+
+
+@dg.sensor(name="queue_backlog_sensor", minimum_interval_seconds=BACKLOG_EVERY_S,
+           default_status=dg.DefaultSensorStatus.RUNNING,
+           description="Every 30 s while the queue holds work (and once when it empties): an observation of the "
+                       "memory_jobs asset with its depth, due and leased jobs, drain rate and ETA per job type. "
+                       "Read the backlog on the memory_jobs asset page (its metadata plots) or in "
+                       "GET /api/pipeline/status.")
+def queue_backlog_sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
+    with signet.database() as db:
+        if db is None or not job_store.queue_ready(db.reader()):
+            return dg.SensorResult(skip_reason="no memory store yet")
+        view = backlog(db)
+    was_empty = context.cursor in (None, "0")
+    if view.total.depth == 0 and was_empty:
+        return dg.SensorResult(skip_reason="the queue is empty", cursor="0")
+    return dg.SensorResult(asset_events=[backlog_observation(view)], cursor=str(view.total.depth))

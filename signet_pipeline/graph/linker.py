@@ -1,0 +1,71 @@
+"""Inline entity linker (spec memory-pipeline "Inline Entity Linker"): runs inside the remember
+write transaction, no network, regexes and a few SQLite writes.
+
+For each sentence of a memory: proper-noun names (>= 4 characters) become entities of the
+memory's agent (resolved by canonical name or created) with a mention row; the sentence becomes
+an attribute of each entity it names, under an aspect inferred from its verbs ("prefers" ->
+preferences, "uses" -> stack...). Decision language (14 patterns) makes it a `constraint` with
+importance 0.85, so traversal always surfaces it. A new attribute retires older siblings on the
+same aspect that it contradicts (graph/supersession.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import apsw
+
+from signet_pipeline.graph.supersession import supersede_siblings
+from signet_pipeline.store import graph as graph_store
+from signet_pipeline.text.aspects import aspect_of, is_decision
+from signet_pipeline.text.content import normalize_content
+from signet_pipeline.text.entities import canonical_name, names, sentences
+
+CONSTRAINT_IMPORTANCE = 0.85
+ATTRIBUTE_IMPORTANCE = 0.5
+LINKER_CONFIDENCE = 0.6
+
+
+@dataclass
+class LinkStats:
+    entities: int = 0
+    mentions: int = 0
+    attributes: int = 0
+    constraints: int = 0
+    superseded: int = 0
+
+
+def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id: str, now: str) -> LinkStats:
+    """Write the graph structure of one memory (call inside the memory's write transaction)."""
+    stats = LinkStats()
+    entity_ids: dict[str, str] = {}
+    for sentence in sentences(content):
+        found = names(sentence)
+        if not found:
+            continue
+        aspect = aspect_of(sentence)
+        constraint = is_decision(sentence)
+        normalized = normalize_content(sentence).normalized
+        for name in found:
+            canonical = canonical_name(name)
+            entity_id = entity_ids.get(canonical)
+            if entity_id is None:
+                entity_id = graph_store.upsert_entity(conn, agent_id=agent_id, name=name, canonical=canonical, now=now)
+                entity_ids[canonical] = entity_id
+                stats.entities += 1
+                stats.mentions += graph_store.add_mention(conn, memory_id=memory_id, entity_id=entity_id,
+                                                          mention_text=name, confidence=LINKER_CONFIDENCE, now=now)
+            aspect_id = graph_store.upsert_aspect(conn, entity_id=entity_id, name=aspect, now=now)
+            attribute_id = graph_store.add_attribute(
+                conn, entity_id=entity_id, aspect_id=aspect_id, memory_id=memory_id,
+                kind="constraint" if constraint else "attribute", content=sentence, normalized=normalized,
+                confidence=LINKER_CONFIDENCE, importance=CONSTRAINT_IMPORTANCE if constraint else ATTRIBUTE_IMPORTANCE,
+                now=now)
+            if attribute_id is None:
+                continue
+            stats.attributes += 1
+            stats.constraints += constraint
+            stats.superseded += supersede_siblings(conn, attribute_id=attribute_id, entity_id=entity_id,
+                                                   entity_name=canonical, aspect_id=aspect_id, content=sentence,
+                                                   now=now)
+    return stats

@@ -1,0 +1,113 @@
+"""Graph paths of recall: traversal (primary) and the legacy graph boost (fallback).
+
+Traversal (spec knowledge-graph "Focal Entity Resolution", "Walk Algorithm"): focal entities are
+the agent's pinned entities, project entities named by the project path, and entities whose
+canonical name is a query word or phrase; the walk collects every constraint of each focal
+entity, the top attributes of its top aspects, then the same for one-hop dependency neighbours
+(strength >= min), all under a deadline and a cap on memories (a name in thousands of memories
+must not make recall fetch and score them all). The memories it reaches join recall as candidates.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+
+import apsw
+
+from signet_pipeline.config_sections import GraphConfig, TraversalConfig
+from signet_pipeline.store import graph as graph_store
+from signet_pipeline.text.entities import canonical_name
+
+MAX_PHRASE_WORDS = 3
+_WORD = re.compile(r"[\w.+#-]+")
+
+
+@dataclass
+class Traversal:
+    memory_ids: set[str] = field(default_factory=set)
+    constraints: set[str] = field(default_factory=set)
+    focal: list[str] = field(default_factory=list)
+    entities: int = 0
+    timed_out: bool = False
+
+
+def query_phrases(text: str) -> list[str]:
+    """Canonical words and 2-3 word phrases of a query: candidate entity names."""
+    words = [w.strip(".-").lower() for w in _WORD.findall(text)]
+    words = [w for w in words if w]
+    phrases = {canonical_name(" ".join(words[i:i + n]))
+               for n in range(1, MAX_PHRASE_WORDS + 1) for i in range(len(words) - n + 1)}
+    return sorted(p for p in phrases if len(p) >= 4)
+
+
+def focal_entities(conn: apsw.Connection, agent_id: str, query: str, project: str | None,
+                   cfg: TraversalConfig) -> list[str]:
+    focal = graph_store.pinned_entities(conn, agent_id)
+    if project:
+        parts = [canonical_name(p) for p in re.split(r"[\\/]", project) if p.strip()]
+        focal += graph_store.entities_named(conn, agent_id, parts, 5, entity_type="project")
+    phrases = query_phrases(query)
+    if phrases:
+        focal += graph_store.entities_named(conn, agent_id, phrases, cfg.max_focal_entities)
+    return list(dict.fromkeys(focal))
+
+
+def traverse(conn: apsw.Connection, agent_id: str, query: str, project: str | None,
+             cfg: TraversalConfig) -> Traversal:
+    deadline = time.perf_counter() + cfg.timeout_ms / 1000
+    result = Traversal(focal=focal_entities(conn, agent_id, query, project, cfg))
+
+    def collect(entity_id: str) -> bool:
+        """Add one entity's memories; False once the walk holds max_memories."""
+        room = cfg.max_memories - len(result.memory_ids)
+        constraints = graph_store.constraint_memories(conn, entity_id, room)
+        result.constraints.update(constraints)
+        result.memory_ids.update(constraints)
+        attributes = graph_store.aspect_memories(conn, entity_id, aspects=cfg.max_aspects_per_entity,
+                                                 per_aspect=cfg.max_attributes_per_aspect)
+        result.memory_ids.update(attributes[:max(0, cfg.max_memories - len(result.memory_ids))])
+        result.entities += 1
+        return len(result.memory_ids) < cfg.max_memories
+
+    for entity_id in result.focal:
+        if time.perf_counter() > deadline:
+            result.timed_out = True
+            return result
+        if not collect(entity_id):
+            return result
+    if result.focal and cfg.max_dependency_hops:
+        visited = set(result.focal)
+        for neighbour, _ in graph_store.dependency_neighbours(conn, result.focal, min_strength=cfg.min_dependency_strength,
+                                                              limit=cfg.max_dependency_hops):
+            if neighbour in visited:
+                continue
+            if time.perf_counter() > deadline:
+                result.timed_out = True
+                break
+            visited.add(neighbour)
+            if not collect(neighbour):
+                break
+    return result
+
+
+def boost_ids(conn: apsw.Connection, agent_id: str, tokens: list[str], cfg: GraphConfig) -> set[str]:
+    """Legacy graph boost candidates (entities named like a query token, one relation hop, the
+    memories mentioning them), checked against `boostTimeoutMs` before each step: memory ids only
+    come from the last step, so a boost past its deadline boosts nothing. Never raises: the boost
+    is additive and optional."""
+    tokens = [t for t in tokens if len(t) >= 2][:10]
+    if not tokens:
+        return set()
+    deadline = time.perf_counter() + cfg.boost_timeout_ms / 1000
+    try:
+        seeds = graph_store.entities_containing(conn, agent_id, tokens)
+        if not seeds or time.perf_counter() > deadline:
+            return set()
+        seeds += graph_store.relation_neighbours(conn, seeds)
+        if time.perf_counter() > deadline:
+            return set()
+        return set(graph_store.memories_mentioning(conn, seeds))
+    except apsw.Error:
+        return set()

@@ -1,0 +1,267 @@
+"""Typed requests and results of the memory domain. The API uses them as its bodies, so
+validation (and its error messages) is the same whether a call comes over HTTP or from a stage."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from signet_pipeline.timeutil import normalize_iso
+
+MAX_CONTENT_CHARS = 100_000
+MAX_TRANSCRIPT_CHARS = 20 * 1024 * 1024
+MAX_PROJECT_CHARS = 500
+TYPE_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
+Visibility = Literal["global", "private"]
+
+
+def _alias(*names: str) -> Any:
+    return Field(None, validation_alias=AliasChoices(*names))
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, str_strip_whitespace=False)
+
+
+def _iso_or_none(value: Any) -> str | None:
+    if value is None or value == "":
+        return None
+    if not isinstance(value, str):
+        raise ValueError("must be an ISO 8601 timestamp string")
+    try:
+        return normalize_iso(value)
+    except ValueError:
+        raise ValueError(f"{value!r} is not a valid ISO 8601 timestamp") from None
+
+
+def _tags_value(value: Any) -> list[str] | None:
+    from signet_pipeline.text.content import parse_tags
+
+    if value is None:
+        return None
+    if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
+        return parse_tags(value) or None  # "" or [] means "not given" (prefix tags still apply)
+    raise ValueError("tags must be a comma-separated string or a list of strings")
+
+
+class StructuredTriple(_Request):
+    """An entity relation the caller asserts: source -relationship-> target."""
+
+    source: str = Field(..., min_length=1, max_length=200)
+    source_type: str | None = Field(None, max_length=50, validation_alias=AliasChoices("sourceType", "source_type"))
+    relationship: str = Field(..., min_length=1, max_length=200)
+    target: str = Field(..., min_length=1, max_length=200)
+    target_type: str | None = Field(None, max_length=50, validation_alias=AliasChoices("targetType", "target_type"))
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
+
+
+class StructuredAttribute(_Request):
+    group_key: str | None = Field(None, max_length=200, validation_alias=AliasChoices("groupKey", "group_key"))
+    claim_key: str | None = Field(None, max_length=200, validation_alias=AliasChoices("claimKey", "claim_key"))
+    content: str = Field(..., min_length=1, max_length=2000)
+    confidence: float = Field(0.8, ge=0.0, le=1.0)
+    importance: float = Field(0.5, ge=0.0, le=1.0)
+
+
+class StructuredAspect(_Request):
+    entity_name: str = Field(..., min_length=1, max_length=200, validation_alias=AliasChoices("entityName", "entity_name"))
+    entity_type: str | None = Field(None, max_length=50, validation_alias=AliasChoices("entityType", "entity_type"))
+    aspect: str = Field(..., min_length=1, max_length=100)
+    attributes: list[StructuredAttribute] = Field(default_factory=list, max_length=50)
+
+    @field_validator("entity_name", "aspect")
+    @classmethod
+    def _named(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("must not be blank")
+        return " ".join(value.split())
+
+
+class Structured(_Request):
+    """Knowledge the caller authors with the memory (memory-api "structured"): the memory then
+    skips LLM extraction."""
+
+    entities: list[StructuredTriple] = Field(default_factory=list, max_length=50)
+    aspects: list[StructuredAspect] = Field(default_factory=list, max_length=20)
+    hints: list[str] = Field(default_factory=list, max_length=20)
+
+
+class RememberRequest(_Request):
+    content: str = Field(..., min_length=1, max_length=MAX_CONTENT_CHARS)
+    type: str | None = Field(None, pattern=TYPE_PATTERN)
+    importance: float | None = Field(None, ge=0.0, le=1.0)
+    tags: list[str] | None = None
+    who: str | None = Field(None, max_length=200)
+    project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
+    pinned: bool | None = None
+    source_type: str | None = Field(None, max_length=100, validation_alias=AliasChoices("sourceType", "source_type"))
+    source_id: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sourceId", "source_id"))
+    source_path: str | None = _alias("sourcePath", "source_path")
+    runtime_path: str | None = _alias("runtimePath", "runtime_path")
+    idempotency_key: str | None = Field(None, max_length=500,
+                                        validation_alias=AliasChoices("idempotencyKey", "idempotency_key"))
+    session_id: str | None = _alias("sessionId", "session_id", "sessionKey")
+    created_at: str | None = _alias("createdAt", "created_at")
+    occurred_at: str | None = _alias("occurredAt", "occurred_at")
+    observed_at: str | None = _alias("observedAt", "observed_at")
+    source_created_at: str | None = _alias("sourceCreatedAt", "source_created_at")
+    valid_from: str | None = _alias("validFrom", "valid_from")
+    valid_until: str | None = _alias("validUntil", "valid_until")
+    agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
+    visibility: Visibility = "global"
+    metadata: dict[str, Any] | None = None
+    # The conversation behind the memory (spec: kept in session_transcripts under sourceId).
+    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS)
+    structured: Structured | None = None
+
+    _iso = field_validator("created_at", "occurred_at", "observed_at", "source_created_at", "valid_from",
+                           "valid_until", mode="before")(_iso_or_none)
+    _tags = field_validator("tags", mode="before")(_tags_value)
+
+    @field_validator("content")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("content must not be blank")
+        return value
+
+    @model_validator(mode="after")
+    def _provenance(self) -> "RememberRequest":
+        if self.valid_from and self.valid_until and self.valid_until <= self.valid_from:
+            raise ValueError("validUntil must be after validFrom")
+        # Importers may pass snake_case provenance inside `metadata` (spec, remember).
+        meta = self.metadata or {}
+        for key in ("source_path", "runtime_path", "idempotency_key"):
+            if getattr(self, key) is None and isinstance(meta.get(key), str):
+                setattr(self, key, meta[key])
+        return self
+
+
+TemporalFacet = Literal["session", "source", "captured", "observed", "occurred", "valid"]
+
+
+class TimeRange(BaseModel):
+    """The request's `time` object."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    start: str | None = None
+    end: str | None = None
+    facets: list[TemporalFacet] | None = Field(None, min_length=1)
+    mode: Literal["auto", "timeline", "filter"] = "auto"
+
+    _iso = field_validator("start", "end", mode="before")(_iso_or_none)
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "TimeRange":
+        if self.start and self.end and self.end <= self.start:
+            raise ValueError("time.end must be after time.start")
+        return self
+
+
+class RecallRequest(_Request):
+    query: str = Field(..., max_length=10_000)
+    keyword_query: str | None = Field(None, max_length=10_000,
+                                      validation_alias=AliasChoices("keywordQuery", "keyword_query"))
+    limit: int | None = Field(None, ge=1, le=200)
+    type: str | None = None
+    tags: list[str] | None = None
+    who: str | None = None
+    pinned: bool | None = None
+    importance_min: float | None = Field(None, ge=0.0, le=1.0,
+                                         validation_alias=AliasChoices("importance_min", "importanceMin"))
+    since: str | None = None
+    until: str | None = None
+    project: str | None = None
+    agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
+    session_key: str | None = _alias("sessionKey", "session_key")
+    include_recalled: bool = Field(False, validation_alias=AliasChoices("includeRecalled", "include_recalled"))
+    expand: bool = Field(False, description="attach the transcript of the session a result came from")
+    min_score: float | None = Field(None, ge=0.0, le=1.0, validation_alias=AliasChoices("min_score", "minScore"))
+    alpha: float | None = Field(None, ge=0.0, le=1.0)
+    time: TimeRange | None = Field(None, description="temporal recall: a window, the facets that place a memory "
+                                                     "in it, and the mode (auto | timeline | filter)")
+    aggregate: bool = Field(False, description="aggregate recall: one synthesized answer (needs an inference "
+                                               "router, which this service does not run: answered as stopped)")
+    aggregate_budget: Literal["small", "medium", "large"] = Field(
+        "small", validation_alias=AliasChoices("aggregateBudget", "aggregate_budget"))
+
+    _iso = field_validator("since", "until", mode="before")(_iso_or_none)
+    _tags = field_validator("tags", mode="before")(_tags_value)
+
+    @field_validator("type", mode="before")
+    @classmethod
+    def _type_list(cls, value: Any) -> Any:
+        return value or None
+
+    @property
+    def types(self) -> list[str]:
+        return [t.strip() for t in self.type.split(",") if t.strip()] if self.type else []
+
+
+class RememberResult(BaseModel):
+    id: str
+    memoryId: str
+    type: str
+    tags: str
+    pinned: bool
+    importance: float
+    content: str
+    embedded: bool
+    deduped: bool
+    jobId: int | None = None
+    structured: dict[str, int] | None = None  # what a structured payload wrote (entities, attributes, ...)
+
+
+class RecallHit(BaseModel):
+    id: str
+    content: str
+    score: float
+    source: str
+    type: str
+    tags: str
+    pinned: bool
+    importance: float
+    who: str | None
+    project: str | None
+    created_at: str
+    agent_id: str
+    visibility: str
+    source_id: str | None
+    source_type: str | None
+    source_memory_id: str | None = None  # raw memory a pipeline-derived fact was extracted from
+    subject_type: str = "memory"
+    subject_id: str
+    supplementary: bool = False
+    already_recalled: bool = False
+    temporal_facet: str | None = None  # temporal recall: what placed the memory in the window
+    temporal_start_at: str | None = None
+    temporal_end_at: str | None = None
+    transcript: str | None = None  # with `expand`: the session's transcript (first 4,000 characters)
+
+
+class RecallResult(BaseModel):
+    results: list[RecallHit]
+    query: str
+    method: Literal["hybrid", "keyword", "vector", "timeline"]
+    meta: dict[str, Any]
+    message: str | None = None  # for people and harness output: set when nothing matched
+    aggregate: dict[str, Any] | None = None  # aggregate recall's outcome
+
+
+# What extraction yields (the pipeline's stages) and a structured remember authors.
+
+class ExtractedFact(BaseModel):
+    content: str
+    type: str
+    confidence: float = Field(ge=0.0, le=1.0)
+
+
+class ExtractedEntity(BaseModel):
+    source: str
+    relationship: str
+    target: str
+    confidence: float = Field(ge=0.0, le=1.0)
+    source_type: str | None = None  # known types (a structured remember names them); else 'extracted'
+    target_type: str | None = None

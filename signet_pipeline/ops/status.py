@@ -1,0 +1,131 @@
+"""Liveness and status snapshots (wire-contract.md shapes), built from the store."""
+
+from __future__ import annotations
+
+import os
+import resource
+import time
+from typing import Any
+
+from signet_pipeline import __version__
+from signet_pipeline.ops import diagnostics
+from signet_pipeline.ops.backlog import backlog
+from signet_pipeline.service import MemoryService
+from signet_pipeline.sessions import aspect_feedback
+from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.timeutil import parse_iso
+
+STALL_AFTER_S = 300  # an extract job pending this long means nothing is consuming the queue
+
+
+def _extraction(svc: MemoryService) -> dict[str, Any]:
+    conn = svc.db.reader()
+    counts = job_store.counts_by_status(conn, "extract")
+    oldest = job_store.oldest_pending_created_at(conn, "extract")
+    age_s = time.time() - parse_iso(oldest).timestamp() if oldest else 0.0
+    return {
+        "pending": counts.get("pending", 0), "leased": counts.get("leased", 0), "dead": counts.get("dead", 0),
+        "completed": counts.get("completed", 0), "oldestPendingAgeS": round(age_s, 1),
+        "stalled": age_s > STALL_AFTER_S,
+    }
+
+
+def health(svc: MemoryService, *, shutting_down: bool = False) -> dict[str, Any]:
+    db_ok = svc.db.ping()
+    ext = _extraction(svc) if db_ok else {"pending": 0, "leased": 0, "stalled": False}
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "status": "shutting_down" if shutting_down else "healthy",
+        "uptime": round(time.time() - svc.started_at, 3),
+        "pid": os.getpid(),
+        "version": __version__,
+        "port": svc.settings.server.port,
+        "agentsDir": str(svc.settings.workspace),
+        "db": db_ok,
+        "shuttingDown": shutting_down,
+        "pipeline": {
+            "extractionRunning": ext["leased"] > 0,
+            "extractionStalled": ext["stalled"],
+            "extractionPending": ext["pending"],
+            "extractionBackoffMs": 0,
+        },
+        "resources": {"maxRssMb": round(usage.ru_maxrss / 1024, 1)},
+    }
+
+
+def embedding_status(svc: MemoryService) -> dict[str, Any]:
+    st = svc.embedder.status()
+    out = {"provider": st.provider, "model": st.model, "available": st.available, "dimensions": st.dimensions,
+           "base_url": st.base_url, "checkedAt": st.checked_at}
+    if st.error:
+        out["error"] = st.error
+    index = svc.vector_index()
+    if index is not None:
+        index.sync()
+    out["index"] = {"backend": svc.settings.search.vector_backend, "vectors": len(index) if index else 0}
+    return out
+
+
+def status(svc: MemoryService) -> dict[str, Any]:
+    cfg = svc.settings
+    pipe = cfg.pipeline
+    ext = _extraction(svc)
+    emb = svc.embedder.status()
+    conn = svc.db.reader()
+    return {
+        "pid": os.getpid(),
+        "uptime": round(time.time() - svc.started_at, 3),
+        "version": __version__,
+        "host": cfg.server.host,
+        "bindHost": cfg.server.host,
+        "networkMode": "local" if cfg.server.host in ("127.0.0.1", "localhost", "::1") else "network",
+        "agentsDir": str(cfg.workspace),
+        "memoryDb": str(cfg.db_path),
+        "pipelineV2": {
+            "enabled": pipe.enabled, "shadowMode": pipe.shadow_mode, "mutationsFrozen": pipe.mutations_frozen,
+            "allowUpdateDelete": pipe.allow_update_delete, "graphEnabled": pipe.graph_on,
+            "minFactConfidenceForWrite": pipe.min_fact_confidence_for_write,
+        },
+        "pipeline": {"extraction": {"running": ext["leased"] > 0, "overloaded": ext["stalled"], **ext},
+                     "feedback": aspect_feedback.telemetry(svc.db)},
+        "providerResolution": {
+            "extraction": {
+                "configured": pipe.extraction.provider, "effective": pipe.extraction.provider, "status": "queued-only", "degraded": ext["stalled"],
+                "reason": "extract jobs are queued in memory_jobs; the Dagster pipeline consumes them",
+            }
+        },
+        "embedding": {"provider": emb.provider, "model": emb.model, "available": emb.available},
+        "memories": {"live": mem_store.count_live(conn), "embeddings": emb_store.counts(conn, emb.model)},
+    }
+
+
+def pipeline_status(svc: MemoryService) -> dict[str, Any]:
+    """Pipeline snapshot (spec GET /api/pipeline/status): mode, queues, providers, feedback, health."""
+    pipe = svc.settings.pipeline
+    conn = svc.db.reader()
+    health = diagnostics.report(svc.db, svc.settings)
+    return {
+        "enabled": pipe.enabled, "mode": pipe.write_mode, "graphEnabled": pipe.graph_on,
+        "extraction": {"provider": pipe.extraction.provider, "model": pipe.extraction.model, **_extraction(svc)},
+        "queues": job_store.counts_by_type(conn),
+        "backlog": backlog(svc.db).model_dump(),
+        "providers": health.domains["provider"].signals["providers"],
+        "feedback": aspect_feedback.telemetry(svc.db),
+        "health": {"score": health.score, "status": health.status,
+                   "domains": {name: d.status for name, d in health.domains.items()}},
+    }
+
+
+def embedding_health(svc: MemoryService) -> dict[str, Any]:
+    """Coverage of live memories by the configured model's vectors, stale (other-model) vectors and
+    the provider's status (spec GET /api/embeddings/health; also GET /api/repair/embedding-gaps)."""
+    emb = svc.embedder.status()
+    cov = emb_store.coverage(svc.db.reader(), svc.embedder.model)
+    missing = cov["live"] - cov["embedded"]
+    return {
+        "model": svc.embedder.model, "live": cov["live"], "embedded": cov["embedded"], "missing": missing,
+        "stale": cov["stale"], "coveragePct": round(100.0 * cov["embedded"] / cov["live"], 2) if cov["live"] else 100.0,
+        "provider": {"name": emb.provider, "available": emb.available},
+    }

@@ -1,0 +1,357 @@
+"""Hybrid recall: FTS5 BM25 + vector cosine, alpha-blended (spec "Search").
+
+The vector leg (query embedding, then the vector search) runs on a worker thread while FTS5 runs
+on the caller's thread; embedding, BLAS and SQLite all release the GIL, so recall costs about
+max(keyword leg, vector leg) rather than their sum. Stage timings: `memory_fts`,
+`query_embedding` and `vector_search` (measured on the worker), `query_embedding_wait` (how long
+the caller waited for the vector leg after its own work) and `final_rank`. Scores:
+- FTS5's BM25 picks the keyword candidates (the most frequent words left out above a cost
+  budget), over the content and, with `hints.enabled`, over the prospective hints (a memory
+  found only through a hint has `source: "hint"`); the vector leg picks the nearest memories;
+- every candidate is scored on both signals: alpha * cosine + (1 - alpha) * coverage, where
+  coverage is the IDF-weighted share of the query's words the memory contains (QueryTerms), or
+  that its best hint contains when higher (max-merged, never added). A
+  keyword candidate the vector leg did not return gets its cosine from the index (one dot
+  product); docs/DECISIONS.md says why not the spec's per-leg scores;
+- cosines are corrected for hubness (recall/hubness.py): a memory as similar to every other
+  candidate as to the query is a generic hub and loses some of its cosine;
+- a memory with no vector (embedding failed) keeps its keyword score as is;
+- graph paths (graph/traversal.py), while the vector leg runs: the traversal from entities the
+  query names adds the memories it reaches as candidates (`source: "graph"`, scored like the rest,
+  at most 60% of the slots); the legacy graph boost, post-fusion dampening (recall/dampening.py)
+  and the embedding reranker (recall/rerank.py) exist behind flags, off by default (measured);
+- results under min_score are dropped. `source` says which leg(s) found the memory.
+Temporal recall (a `time` object or date phrases in the query, recall/temporal.py) limits every leg
+to a time window, or answers a date-only query with a timeline.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import time
+from collections.abc import Callable
+from concurrent.futures import Future
+from dataclasses import dataclass
+
+import numpy as np
+
+from signet_pipeline.errors import ProviderError
+from signet_pipeline.graph.traversal import Traversal, boost_ids, traverse
+from signet_pipeline.models import RecallRequest, RecallResult
+from signet_pipeline.recall import temporal
+from signet_pipeline.recall.answers import NO_HITS, Stopwatch, aggregate_unavailable, timeline, to_hit
+from signet_pipeline.recall.dampening import Candidate, dampen
+from signet_pipeline.recall.hubness import dampen_hubs
+from signet_pipeline.recall.rerank import rerank
+from signet_pipeline.recall.session_context import Ledger, transcripts_for
+from signet_pipeline.service import MemoryService
+from signet_pipeline.store import hints as hints_store
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store import sessions as sessions_store
+from signet_pipeline.store.db import Row
+from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.text.fts_query import QueryTerms, match_for, query_tokens, within_budget
+from signet_pipeline.timeutil import now_iso
+
+log = logging.getLogger("signet.recall")
+
+# With a selective filter, score only the matching rows when there are at most this many.
+RESTRICTED_SCAN_MAX = 50_000
+# The vector leg widens its fetch up to this many neighbours before restricting the scan.
+WIDEN_MAX = 4096
+
+
+def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
+    return MemoryFilter(
+        agent_id=req.agent_id, types=req.types, tags=req.tags or [], who=req.who, pinned=req.pinned,
+        importance_min=req.importance_min, since=req.since, until=req.until, project=req.project,
+        decay_rate=svc.settings.memory.decay_rate,
+    )
+
+
+def vector_candidates(svc: MemoryService, query_vec: np.ndarray, flt: MemoryFilter, pool: int) -> dict[str, float]:
+    """memory id -> cosine for the best `pool` memories the filter admits."""
+    index = svc.vector_index()
+    if index is None:
+        return {}
+    conn = svc.db.reader()
+    want = pool * 4 if flt.selective else pool + 10
+    while True:  # widen while the filter (or other agents' private rows) eats the neighbours
+        hits = index.search(query_vec, want)
+        by_hash = dict(hits)
+        found = mem_store.live_ids_by_hashes(conn, list(by_hash), flt)
+        if len(found) >= pool or len(hits) < want or want >= WIDEN_MAX:
+            break
+        want *= 4
+    if len(found) < pool and len(hits) == want:
+        # Still short: search only among the rows the filter admits.
+        allowed = mem_store.visible_hashes(conn, flt, RESTRICTED_SCAN_MAX + 1)
+        if len(allowed) <= RESTRICTED_SCAN_MAX:
+            by_hash = dict(index.search(query_vec, pool, allowed_hashes=allowed))
+            found = mem_store.live_ids_by_hashes(conn, list(by_hash), flt)
+    scored = {memory_id: max(0.0, by_hash[h]) for h, memory_id in found}
+    return dict(sorted(scored.items(), key=lambda kv: -kv[1])[:pool])
+
+
+@dataclass
+class VectorLeg:
+    query_vec: np.ndarray
+    found: dict[str, float]  # memory id -> cosine, best `pool`
+    embed_ms: float
+    search_ms: float
+
+
+def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> VectorLeg:
+    started = time.perf_counter()
+    query_vec = svc.embed_query(query)
+    embedded = time.perf_counter()
+    found = vector_candidates(svc, query_vec, flt, pool)
+    return VectorLeg(query_vec, found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000)
+
+
+def keyword_scorer(conn, terms: QueryTerms | None, rows: dict[str, Row],
+                   hints: dict[str, list[str]]) -> Callable[[str], float]:
+    """Keyword score of a candidate: the query-term coverage of its content, or of its best
+    prospective hint when that is higher (spec: hint and content scores merge by max, never add)."""
+    if terms is None:
+        return lambda mid: 0.0
+    stems_of = mem_store.text_stemmer(conn)
+
+    def score(mid: str) -> float:
+        return max([terms.coverage(stems_of(rows[mid]["content"])),
+                    *(terms.coverage(stems_of(h)) for h in hints.get(mid, ()))])
+
+    return score
+
+
+def _blend(keyword: float, cosine: float | None, alpha: float) -> float:
+    return keyword if cosine is None else alpha * cosine + (1 - alpha) * keyword  # no vector: keyword alone
+
+
+def fuse(keyword_ids: list[str], hint_ids: list[str], found_ids: set[str], keyword: Callable[[str], float],
+         cosines: dict[str, float] | None, rows: dict[str, Row], alpha: float) -> dict[str, Candidate]:
+    """memory id -> Candidate for every candidate of any leg (content FTS, hints FTS, vector).
+
+    `keyword` gives the query-term coverage (keyword_scorer); `cosines` holds every candidate's
+    (hub-corrected) cosine, or is None when the query has no vector.
+    """
+    in_fts, in_hints = set(keyword_ids), set(hint_ids)
+    fused: dict[str, Candidate] = {}
+    for mid in dict.fromkeys([*keyword_ids, *hint_ids, *found_ids]):
+        if mid not in rows:
+            continue
+        by_words = mid in in_fts or mid in in_hints
+        source = ("hybrid" if by_words else "vector") if mid in found_ids else ("keyword" if mid in in_fts else "hint")
+        cosine = cosines.get(mid) if cosines is not None else None
+        score = keyword(mid)
+        fused[mid] = Candidate(_blend(score, cosine, alpha), source, cosine, score)
+    return fused
+
+
+def add_traversal(fused: dict[str, Candidate], trav: Traversal, visible: set[str], cosines: dict[str, float] | None,
+                  keyword: Callable[[str], float], rows: dict[str, Row], alpha: float) -> None:
+    """Memories only the graph found join as candidates with source `graph`, scored like every
+    other candidate: alpha * cosine + (1 - alpha) * query-word coverage. (The spec blends 70%
+    cosine with 30% structural score; a structural bonus made every memory of a named entity
+    outrank equally similar flat candidates: LoCoMo-format R@5 0.660 vs 0.737 this way.)"""
+    for mid in trav.memory_ids:
+        if mid in fused or mid not in visible or mid not in rows:
+            continue
+        cosine = cosines.get(mid) if cosines is not None else None
+        score = keyword(mid)
+        fused[mid] = Candidate(_blend(score, cosine, alpha), "graph", cosine, score)
+
+
+def rank(fused: dict[str, Candidate], *, limit: int, min_score: float, graph_slots: int) -> list[tuple[float, str, str]]:
+    """Best first; candidates only the graph found take at most `graph_slots` places, the rest stay
+    for flat FTS/vector candidates. (The walk collects every constraint of a focal entity; forcing
+    them into the results regardless of score was measured to crowd out the answer.)"""
+    out, graph_used = [], 0
+    for score, source, mid in sorted(((c.score, c.source, mid) for mid, c in fused.items()), key=lambda t: -t[0]):
+        if len(out) >= limit or score < min_score:
+            break
+        if source == "graph":
+            if graph_used >= graph_slots:
+                continue
+            graph_used += 1
+        out.append((score, source, mid))
+    return out
+
+
+def _wait(svc: MemoryService, future: Future) -> VectorLeg | None:
+    """The vector leg's result, or None (keyword-only recall) if it failed or took too long."""
+    try:
+        return future.result(timeout=svc.settings.embedding.timeout_ms / 1000)
+    except ProviderError:
+        return None  # provider down: already logged by the write path and shown in status
+    except TimeoutError:
+        future.cancel()
+        log.warning("vector leg timed out; recall answered from keywords only")
+    except Exception:
+        log.exception("vector leg failed; recall answered from keywords only")
+    return None
+
+
+def count_session_fts_hits(svc: MemoryService, session_key: str, memory_ids: list[str]) -> None:
+    """Full-text hits on memories the session was given at start: the aspect feedback's signal.
+    Bookkeeping only, so a failure is logged and the recall still answers."""
+    try:
+        if memory_ids and sessions_store.tracked(svc.db.reader(), session_key):
+            with svc.db.write() as conn:
+                sessions_store.count_fts_hits(conn, session_key=session_key, memory_ids=memory_ids, now=now_iso())
+    except Exception:
+        log.exception("could not record session FTS hits for %s", session_key)
+
+
+@dataclass(frozen=True)
+class RecallOptions:
+    """How a caller tunes recall; the API's search endpoints use SEARCH (the settings, plus temporal)."""
+
+    track_access: bool = True  # False: the lookup does not count as the memories being used
+    pool: int | None = None  # candidates per leg (search.candidate_pool)
+    postings_budget: int | None = None  # search.fts_postings_budget
+    hub_correction: bool = True  # search.hub_penalty applies
+    graph: bool = True  # traversal, graph boost and dampening (memory.pipelineV2.graph/traversal/dampening)
+    record_session: bool = True  # False: the caller records in the session ledger what it really used
+    # Date phrases and `time` (memory-api temporal recall) serve a caller's search; internal lookups
+    # (decisions, forget by query, injection hooks) whose text merely holds a date must not be cut to that day.
+    temporal: bool = False
+
+
+SEARCH = RecallOptions(temporal=True)  # what the API's recall endpoints use
+
+
+def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
+    cfg = svc.settings.search
+    watch = Stopwatch()
+    limit = req.limit or cfg.default_limit
+    pool = max(options.pool or cfg.candidate_pool, limit * 2)
+    alpha = cfg.alpha if req.alpha is None else req.alpha
+    min_score = cfg.min_score if req.min_score is None else req.min_score
+    if req.aggregate:
+        return aggregate_unavailable(req, watch)
+    when = temporal.plan(req.query, req.time) if options.temporal else None
+    if when is not None:  # the date words leave the query; the window filters every leg
+        req = req.model_copy(update={"query": when.content_query})
+    flt = build_filter(svc, req)
+    if when is not None:
+        flt.window = when.window
+        if when.mode == "timeline":
+            return timeline(svc, req, when, flt, limit, watch)
+    conn = svc.db.reader()
+
+    vector_leg: Future | None = None
+    if svc.embedder.enabled and req.query.strip():
+        vector_leg = svc.pool.submit(_vector_leg, svc, req.query, flt, pool)
+
+    terms: QueryTerms | None = None
+    keyword_ids: list[str] = []
+    hint_ids: list[str] = []  # memories whose prospective hints match the query words
+    tokens = query_tokens(req.keyword_query or req.query)
+    if tokens:
+        stems = mem_store.stem_words(conn, tokens)
+        rows_now = mem_store.indexed_rows(conn)
+        counts = svc.doc_freqs.counts(conn, set(stems.values()), rows_now)
+        terms = QueryTerms.build(tokens, stems, counts, rows_now)
+        budget = cfg.fts_postings_budget if options.postings_budget is None else options.postings_budget
+        fts_words = within_budget(tokens, terms.doc_freq_by_word(counts), budget)
+        match = match_for(fts_words)
+        # Half a pool of hint candidates: as good as a full one on the LoCoMo-format eval (a fifth
+        # lost R@10). On this thread: a worker thread beside the content FTS measured no faster.
+        keyword_ids = [mid for mid, _ in mem_store.fts_search(conn, match, flt, pool)]
+        if svc.settings.pipeline.hints.enabled:
+            hint_ids = [mid for mid, _ in hints_store.search(conn, match, flt, max(1, pool // 2))]
+    watch.lap("memory_fts")
+
+    pipeline = svc.settings.pipeline
+    use_graph = options.graph and pipeline.graph_on
+    trav = Traversal()
+    if use_graph and pipeline.traversal.enabled:  # while the vector leg runs
+        trav = traverse(conn, flt.agent_id, req.query, req.project, pipeline.traversal)
+    boosted = boost_ids(conn, flt.agent_id, tokens, pipeline.graph) \
+        if use_graph and not trav.focal and pipeline.graph.boost_weight else set()
+    graph_ids = list(trav.memory_ids.difference(keyword_ids))
+    visible = mem_store.visible_ids(conn, graph_ids, flt) if graph_ids else set()
+    watch.lap("graph_traversal")
+
+    leg: VectorLeg | None = None
+    if vector_leg is not None:
+        leg = _wait(svc, vector_leg)
+        if leg is not None:
+            watch.add("query_embedding", leg.embed_ms)
+            watch.add("vector_search", leg.search_ms)
+        watch.lap("query_embedding_wait")
+
+    rows = mem_store.fetch_many(conn, list(dict.fromkeys([*keyword_ids, *hint_ids, *(leg.found if leg else []),
+                                                          *visible])))
+    cosines: dict[str, float] | None = None
+    raw_cosines: dict[str, float] = {}
+    index = svc.vector_index()
+    if leg is not None and index is not None:
+        # One lookup of every candidate's vector: cosines for the keyword and graph candidates the
+        # vector leg did not return, and the pool the hubness correction compares (flat candidates;
+        # graph-only ones are corrected against that pool without joining it).
+        by_hash = index.vectors({row["content_hash"] for row in rows.values()})
+        vectors = {mid: by_hash[row["content_hash"]] for mid, row in rows.items() if row["content_hash"] in by_hash}
+        cosines = {**{mid: max(0.0, float(v @ leg.query_vec)) for mid, v in vectors.items()}, **leg.found}
+        raw_cosines = cosines
+        if cfg.hub_penalty > 0 and options.hub_correction:
+            flat = {mid: c for mid, c in cosines.items() if mid not in visible or mid in leg.found}
+            graph_only = {mid: c for mid, c in cosines.items() if mid not in flat}
+            cosines = dampen_hubs(flat, vectors, penalty=cfg.hub_penalty, neighbours=cfg.hub_neighbours,
+                                  extra=graph_only)
+    # Hint coverage only for the hints search's own top matches (as the spec merges only hint
+    # matches): reading and stemming every candidate's hints cost ~2 ms a recall at 10k.
+    hints = hints_store.for_memories(conn, hint_ids) if hint_ids else {}
+    keyword = keyword_scorer(conn, terms, rows, hints)
+    fused = fuse(keyword_ids, hint_ids, set(leg.found) if leg else set(), keyword, cosines, rows, alpha)
+    add_traversal(fused, trav, visible, cosines, keyword, rows, alpha)
+    for mid in boosted & fused.keys():
+        fused[mid].score += pipeline.graph.boost_weight
+    dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening, set(trav.focal)) if use_graph else {}
+    graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
+    ranked = rank(fused, limit=limit, min_score=min_score, graph_slots=graph_slots)
+    ledger = Ledger.load(svc, req.session_key, flt.agent_id) if options.track_access else Ledger(None, flt.agent_id)
+    # Full-text matches in the unsuppressed ranking confirm injected memories (aspect feedback),
+    # also when the session ledger keeps them out of this answer.
+    keyword_matched = [mid for _, src, mid in ranked if src in ("keyword", "hybrid")]
+    suppressed = [mid for _, _, mid in ranked if mid in ledger.given]
+    if suppressed and not req.include_recalled:  # the session was given these already: rank without them
+        ranked = rank({m: c for m, c in fused.items() if m not in ledger.given}, limit=limit, min_score=min_score,
+                      graph_slots=graph_slots)
+    if pipeline.reranker.enabled and raw_cosines:
+        ranked = rerank(ranked, raw_cosines, pipeline.reranker)
+    hits = [to_hit(rows[mid], score, src) for score, src, mid in ranked if mid in rows]
+    for hit in hits:
+        hit.already_recalled = hit.id in ledger.given
+    if req.expand:
+        expanded = transcripts_for(svc, [rows[h.id] for h in hits], flt.agent_id)
+        for hit in hits:
+            hit.transcript = expanded.get(hit.id)
+    if when is not None:
+        temporal.annotate(conn, hits, rows, when.window)
+    watch.lap("final_rank")
+
+    if options.track_access:
+        svc.access.record([h.id for h in hits])
+        if options.record_session:
+            ledger.record(svc, [h.id for h in hits])
+        if req.session_key:
+            count_session_fts_hits(svc, req.session_key, keyword_matched)
+    return RecallResult(
+        results=hits, query=when.original_query if when else req.query, method="hybrid" if leg is not None else "keyword",
+        message=None if hits else NO_HITS,
+        meta={
+            "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
+            "candidates": {"fts": len(keyword_ids), "hints": len(hint_ids), "vector": len(leg.found) if leg else 0, "graph": len(visible)},
+            "graph": {"focalEntities": len(trav.focal), "traversedEntities": trav.entities,
+                      "constraints": len(trav.constraints),
+                      "timedOut": trav.timed_out, "boosted": len(boosted & fused.keys()), "dampening": dampened},
+            "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
+            "dedupe": {"enabled": ledger.enabled, "contextEpoch": ledger.epoch,
+                       "suppressed": 0 if req.include_recalled else len(suppressed),
+                       "repeatedReturned": sum(h.already_recalled for h in hits)},
+            **({"temporal": when.meta()} if when else {}),
+        },
+    )

@@ -1,0 +1,238 @@
+"""Harness session hooks (wire-contract.md "Hook endpoints"): what session-start injects and what
+session-end settles.
+
+session-start builds the context a harness prints into a new session, within a character budget:
+pinned memories and the constraints of the session's focal entities first (they must not be
+crowded out), then what recall finds for the session's context or project. The memories injected
+are recorded in session_memories with their rank, so later searches of the session can confirm
+them (sessions/aspect_feedback.py runs at session end).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
+
+from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.graph.traversal import traverse
+from signet_pipeline.models import MAX_PROJECT_CHARS, MAX_TRANSCRIPT_CHARS, RecallRequest, Visibility
+from signet_pipeline.recall.search import recall
+from signet_pipeline.service import MemoryService
+from signet_pipeline.sessions import checkpoints
+from signet_pipeline.sessions.aspect_feedback import apply_session_feedback
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store import sessions as sessions_store
+from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.store.queue import SESSION_SUMMARY
+from signet_pipeline.timeutil import now_iso
+
+PINNED_MAX = 20
+TRANSCRIPT_SUFFIXES = frozenset({".jsonl", ".json", ".md", ".txt", ".log"})
+HEADER = "[signet memory]"
+RECENT_CONTEXT_CHARS = 1000
+RECENT_CONTEXT_SCAN = 20  # newest readable summaries looked through for the agent's own
+SUMMARY_TYPE = "session_summary"  # what compaction-complete and session summaries store
+ELLIPSIS = "…"
+
+
+def _alias(*names: str) -> Any:
+    return Field(None, validation_alias=AliasChoices(*names))
+
+
+class _HookRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    # Optional here so a missing harness gets the contract's 400, not a validation 422.
+    harness: str | None = Field(None, max_length=200)
+    agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
+    session_key: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sessionKey", "session_key"))
+    runtime_path: str | None = _alias("runtimePath", "runtime_path")
+
+    def require_harness(self) -> str:
+        return require_harness(self.harness)
+
+
+def require_harness(harness: str | None) -> str:
+    """The contract: a hook call without a harness is a 400 with a message."""
+    if not (harness or "").strip():
+        raise InvalidRequest("harness is required", code="missing_harness")
+    return harness.strip()
+
+
+class SessionStartRequest(_HookRequest):
+    project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
+    context: str | None = Field(None, max_length=20_000)
+    harness_agent_id: str | None = _alias("harnessAgentId", "harness_agent_id")
+    parent_session_key: str | None = _alias("parentSessionKey", "parent_session_key")
+    source: str | None = None
+
+
+class SessionEndRequest(_HookRequest):
+    project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
+    visibility: Visibility = "global"  # of the session's summary memories
+    session_id: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sessionId", "session_id"))
+    reason: str | None = Field(None, max_length=500)
+    cwd: str | None = None
+    transcript_path: str | None = _alias("transcriptPath", "transcript_path")
+    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS)
+
+    @property
+    def key(self) -> str | None:
+        return self.session_key or self.session_id
+
+
+class InjectedMemory(BaseModel):
+    id: str
+    content: str
+    source: str  # pinned | constraint | recall
+
+
+class SessionStartResult(BaseModel):
+    inject: str
+    recentContext: str | None = None
+    sessionKey: str | None = None
+    memories: list[InjectedMemory]
+
+
+class SessionEndResult(BaseModel):
+    memoriesSaved: int  # written by this call: none, the session's summary is a queued job
+    sessionKey: str | None = None
+    transcriptSaved: bool = False
+    queued: bool = False  # a session_summary job will turn the transcript into memories
+    jobId: int | None = None  # GET /api/memory/jobs/{jobId}: its result counts memoriesSaved
+    feedback: dict[str, int | bool] | None = None
+
+
+def session_query(req: SessionStartRequest) -> str:
+    """What recall searches for at session start: the given context, else the project's name."""
+    if req.context and req.context.strip():
+        return req.context.strip()
+    if req.project:
+        parts = [p for p in re.split(r"[\\/]", req.project) if p.strip()]
+        return parts[-1] if parts else ""
+    return ""
+
+
+def _candidates(svc: MemoryService, req: SessionStartRequest, query: str) -> list[InjectedMemory]:
+    """Memories in injection order, each once."""
+    conn = svc.db.reader()
+    flt = MemoryFilter(agent_id=req.agent_id, pinned=True, decay_rate=svc.settings.memory.decay_rate)
+    picked = [InjectedMemory(id=r["id"], content=r["content"], source="pinned")
+              for r in mem_store.list_page(conn, flt, PINNED_MAX, 0)]
+    pipeline = svc.settings.pipeline
+    if pipeline.graph_on and pipeline.traversal.enabled:
+        constraint_ids = traverse(conn, req.agent_id, query, req.project, pipeline.traversal).constraints
+        visible = mem_store.visible_ids(conn, list(constraint_ids), MemoryFilter(agent_id=req.agent_id))
+        rows = sorted(mem_store.fetch_many(conn, sorted(visible)).values(), key=lambda r: -r["importance"])
+        picked += [InjectedMemory(id=r["id"], content=r["content"], source="constraint") for r in rows]
+    if query:
+        found = recall(svc, RecallRequest(query=query, limit=svc.settings.hooks.session_start_limit,
+                                          agent_id=req.agent_id))
+        picked += [InjectedMemory(id=hit.id, content=hit.content, source="recall") for hit in found.results]
+    seen: set[str] = set()
+    return [m for m in picked if not (m.id in seen or seen.add(m.id))]
+
+
+def compose(candidates: list[InjectedMemory], budget: int) -> tuple[str, list[InjectedMemory]]:
+    """The inject text within `budget` characters; a memory that does not fit whole is cut once,
+    then composition stops (an injection never exceeds the budget)."""
+    lines, used, injected = [HEADER], len(HEADER), []
+    for memory in candidates:
+        line = "- " + " ".join(memory.content.split())
+        room = budget - used - 1  # newline
+        if room <= len(ELLIPSIS) + 2:
+            break
+        if len(line) > room:
+            line = line[:room - len(ELLIPSIS)].rstrip() + ELLIPSIS
+        lines.append(line)
+        used += len(line) + 1
+        injected.append(memory)
+    return ("\n".join(lines) if injected else ""), injected
+
+
+def recent_context(svc: MemoryService, req: SessionStartRequest) -> str | None:
+    """Where the last session left off: the newest session summary (compaction or session-end) the
+    agent can see, of this project when one is named, cut to RECENT_CONTEXT_CHARS."""
+    flt = MemoryFilter(agent_id=req.agent_id, types=[SUMMARY_TYPE], project=req.project)
+    # The agent's own sessions: another agent's shared summary is not where this one left off.
+    latest = next((r for r in mem_store.list_page(svc.db.reader(), flt, RECENT_CONTEXT_SCAN, 0)
+                   if r["agent_id"] == req.agent_id), None)
+    if latest is None:
+        return None
+    text = " ".join(latest["content"].split())
+    return text if len(text) <= RECENT_CONTEXT_CHARS else text[:RECENT_CONTEXT_CHARS - 1].rstrip() + ELLIPSIS
+
+
+def session_start(svc: MemoryService, req: SessionStartRequest) -> SessionStartResult:
+    harness = req.require_harness()
+    inject, injected = compose(_candidates(svc, req, session_query(req)), svc.settings.hooks.session_start_budget_chars)
+    if req.session_key:
+        now = now_iso()
+        with svc.db.write() as conn:
+            sessions_store.start(conn, session_key=req.session_key, agent_id=req.agent_id, harness=harness,
+                                 project=req.project, now=now)
+            sessions_store.record_injected(conn, session_key=req.session_key, agent_id=req.agent_id,
+                                           memory_ids=[m.id for m in injected], now=now)
+            epoch = sessions_store.context_epoch(conn, req.session_key, req.agent_id)
+            sessions_store.record_given(conn, req.session_key, req.agent_id, epoch, [m.id for m in injected], now)
+    return SessionStartResult(inject=inject, recentContext=recent_context(svc, req), sessionKey=req.session_key,
+                              memories=injected)
+
+
+def read_transcript(req: SessionEndRequest, *, read_files: bool) -> str | None:
+    """The transcript sent inline, else the file at transcriptPath — read only for a trusted local
+    caller (a remote one could name any file on this machine) and only up to MAX_TRANSCRIPT_CHARS."""
+    if req.transcript and req.transcript.strip():
+        return req.transcript
+    if not req.transcript_path or not read_files:
+        return None
+    path = Path(req.transcript_path).expanduser()
+    try:
+        # A transcript file, not whatever a caller names: no links, no system trees, a transcript suffix.
+        if path.is_symlink() or path.suffix.lower() not in TRANSCRIPT_SUFFIXES or not path.is_file():
+            return None
+        if path.resolve().parts[1:2] in (("proc",), ("sys",), ("dev",)) or path.stat().st_size > MAX_TRANSCRIPT_CHARS:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace") or None
+    except OSError:
+        return None
+
+
+def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool = False) -> SessionEndResult:
+    """End the session once: aspect feedback runs on the call that ends it, never again for a
+    repeated session-end. The transcript is kept losslessly (recall `expand` attaches it to the
+    session's memories) and a `session_summary` job is queued to turn it into memories (the
+    pipeline must be on; a repeat while that job is pending does not queue another)."""
+    harness = req.require_harness()
+    key = req.key
+    if not key:
+        return SessionEndResult(memoriesSaved=0)
+    transcript = read_transcript(req, read_files=read_files)  # before the write transaction
+    now = now_iso()
+    feedback, job_id = None, None
+    pipeline = svc.settings.pipeline
+    kept = False
+    with svc.db.write() as conn:  # ending and feedback commit together: feedback runs exactly once
+        if transcript:
+            # The session's project: as sent, as named at session-start, else its working directory.
+            project = next((p for p in (req.project, sessions_store.project_of(conn, key), req.cwd)
+                            if p and len(p) <= MAX_PROJECT_CHARS), None)
+            saved = sessions_store.save_transcript(conn, session_key=key, content=transcript, harness=harness,
+                                                   project=project, agent_id=req.agent_id, now=now)
+            kept = saved or sessions_store.has_transcript(conn, key, req.agent_id)
+            if saved and pipeline.enabled:
+                job_id, _ = job_store.enqueue(conn, job_type=SESSION_SUMMARY, session_key=key, now=now,
+                                              max_attempts=pipeline.worker.max_retries,
+                                              payload={"agent_id": req.agent_id, "harness": harness,
+                                                       "project": project, "visibility": req.visibility})
+        if sessions_store.end(conn, session_key=key, agent_id=req.agent_id, harness=harness, reason=req.reason,
+                              now=now):
+            feedback = apply_session_feedback(svc.db, session_key=key, agent_id=req.agent_id,
+                                              cfg=pipeline.feedback, now=now).as_dict()
+    checkpoints.checkpoint(svc, session_key=key, agent_id=req.agent_id, trigger="session_end", harness=harness)
+    return SessionEndResult(memoriesSaved=0, sessionKey=key, transcriptSaved=kept,
+                            queued=job_id is not None, jobId=job_id, feedback=feedback)

@@ -1,0 +1,106 @@
+"""Running a batch of queue jobs whose work is provider calls (structural classification, hints,
+document ingest, session summaries): lease, do each job (on a small thread pool when `concurrency`
+> 1: HTTP calls overlap), complete it with its report or fail it (retry with backoff, dead at max
+attempts), and write the provider outcomes for the diagnostics once, after every call. Long jobs
+are leased one at a time (`lease_each`), so a job's lease clock starts when its work does.
+
+`work(job, completion)` may call `completion(conn, report)` inside the transaction that writes the
+job's result (hints, classification): work and completion then commit together. A job whose work
+did not (nothing to write, or several transactions) is completed after it returns."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from signet_pipeline.analytics import ProviderCalls
+from signet_pipeline.config_sections import PipelineV2Config
+from signet_pipeline.errors import ProviderError
+from signet_pipeline.providers.llm import AnswersTasks, Llm
+from signet_pipeline.store.db import Database, Row
+from signet_pipeline.store.queue import Completion, JobQueue, LeaseLost
+
+R = TypeVar("R")
+log = logging.getLogger("signet.pipeline")
+
+
+def in_flight(pipeline: PipelineV2Config, llm: Llm) -> int:
+    """Jobs a run works at once: with an HTTP model their calls overlap (extraction.concurrency);
+    the rules provider is CPU-bound Python, where threads only contend for the GIL."""
+    return 1 if isinstance(llm, AnswersTasks) else pipeline.llm_concurrency
+
+
+@dataclass
+class JobBatch(Generic[R]):
+    reports: list[R] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # "<target>: <provider error>", retried later
+    dead: int = 0
+    leased: int = 0
+    llm_ms: list[float] = field(default_factory=list)
+
+    def add(self, other: "JobBatch[R]") -> int:
+        """Fold another batch in (a drain run's totals); returns that batch's leased jobs."""
+        self.reports += other.reports
+        self.failed += other.failed
+        self.dead += other.dead
+        self.leased += other.leased
+        self.llm_ms += other.llm_ms
+        return other.leased
+
+
+def run_queue_jobs(db: Database, queue: JobQueue, provider: tuple[str, str], job_type: str, *, limit: int,
+                   ids: list[int] | None, work: Callable[[Row, Completion], R], result: Callable[[R], dict[str, Any]],
+                   target: str, concurrency: int = 1, lease_each: bool = False) -> JobBatch[R]:
+    """`work(job, completion)` makes the provider calls (raising ProviderError to retry the job); `result(report)`
+    is stored on the completed job; `target` names the job's column shown in failures; `provider`
+    (name, model) is what the outcomes are recorded under. Any other exception fails the job too
+    (with its type in the error), so one bad job neither strands its batch nor sits leased;
+    LeaseLost leaves the job to whoever holds it now."""
+    batch: JobBatch[R] = JobBatch()
+    calls = ProviderCalls()
+
+    def one(job: Row) -> None:
+        started = time.perf_counter()
+        completion = Completion(job, result)
+        try:
+            report, _ = calls.call(work, job, completion)
+        except LeaseLost as exc:
+            batch.failed.append(f"{job[target]}: {exc}")
+            return
+        except Exception as exc:  # noqa: BLE001 - provider errors retry; anything else is recorded, not raised
+            if not isinstance(exc, ProviderError):
+                log.exception("%s job %s failed", job_type, job["id"])
+            error = str(exc) if isinstance(exc, ProviderError) else f"{type(exc).__name__}: {exc}"
+            batch.failed.append(f"{job[target]}: {error}")
+            batch.dead += queue.fail(job, error) == "dead"
+            return
+        finally:
+            batch.llm_ms.append((time.perf_counter() - started) * 1000)
+        if completion.committed or queue.complete(job, result(report)):
+            batch.reports.append(report)
+        else:
+            batch.failed.append(f"{job[target]}: lease lost before completion")
+
+    if lease_each:
+        for _ in range(limit):
+            leased = queue.lease([job_type], limit=1, ids=ids)
+            if not leased:
+                break
+            batch.leased += 1
+            one(leased[0])
+        calls.flush(db, provider=provider[0], model=provider[1])
+        return batch
+    jobs = queue.lease([job_type], limit=limit, ids=ids)
+    batch.leased = len(jobs)
+    if concurrency > 1 and len(jobs) > 1:
+        with ThreadPoolExecutor(min(concurrency, len(jobs))) as pool:
+            list(pool.map(one, jobs))
+    else:
+        for job in jobs:
+            one(job)
+    calls.flush(db, provider=provider[0], model=provider[1])
+    return batch

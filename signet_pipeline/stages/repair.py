@@ -1,0 +1,179 @@
+"""Repair actions behind a policy gate (spec "Diagnostics and Repair").
+
+The gate, in order: `autonomous.frozen` stops everything (503); agent-role callers need
+`autonomous.enabled` (operators and the daemon do not); then a per-action cooldown and hourly
+budget (429 with the seconds to wait). Every request lands in repair_runs (executed or denied);
+an executed one also writes an audit row in memory_history with memory_id `system`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta, timezone
+from typing import Any
+
+import apsw
+
+from signet_pipeline.config import Settings
+from signet_pipeline.errors import NotFound, RepairDenied
+from signet_pipeline.service import MemoryService
+from signet_pipeline.stages import dedup
+from signet_pipeline.stages.embedding_refresh import MAX_ROWS, run_refresh
+from signet_pipeline.stages.retention import sweep
+from signet_pipeline.store import embeddings as emb_store
+from signet_pipeline.store import graph as graph_store
+from signet_pipeline.store import history as history_store
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store import repairs as repair_store
+from signet_pipeline.store.queue import JobQueue
+from signet_pipeline.timeutil import now_iso, parse_iso, to_iso
+from signet_pipeline.write.remember import Actor
+
+FTS_MISMATCH_MAX = 0.10
+REQUEUE_BATCH = 50
+REEMBED_TIME_BUDGET_S = 30.0  # an HTTP caller waits for it; the Dagster refresh runs 120 s
+ORPHAN_BATCH = 5_000  # rows per clean-orphans step (one short transaction each)
+
+
+def _queue(svc: MemoryService) -> JobQueue:
+    worker = svc.settings.pipeline.worker
+    return JobQueue(svc.db, max_attempts=worker.max_retries, lease_timeout_ms=worker.lease_timeout_ms)
+
+
+def requeue_dead(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    return {"requeued": _queue(svc).requeue_dead(REQUEUE_BATCH)}
+
+
+def release_leases(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    return {"released": _queue(svc).reap_stale_leases()}
+
+
+def check_fts(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    """Compare the FTS index with the memories table; rebuild when asked and > 10% apart."""
+    with svc.db.write() as conn:
+        counts = mem_store.storage_counts(conn)
+        mismatch = abs(counts["fts_rows"] - counts["total"]) / counts["total"] if counts["total"] else 0.0
+        rebuilt = bool(options.get("repair")) and mismatch > FTS_MISMATCH_MAX
+        if rebuilt:
+            mem_store.rebuild_fts(conn)
+    return {"ftsRows": counts["fts_rows"], "memories": counts["total"], "mismatch": round(mismatch, 4),
+            "rebuilt": rebuilt}
+
+
+def retention_sweep(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    report = sweep(svc.db, svc.settings.pipeline.retention)
+    return {"purged": report.counts(), "backlog": report.backlog}
+
+
+def reembed(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    """One embedding refresh run (missing, old-hash and other-model vectors), newest first."""
+    return run_refresh(svc, max_rows=MAX_ROWS, time_budget_s=REEMBED_TIME_BUDGET_S).summary()
+
+
+def clean_orphans(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    """Vectors whose hash no memory carries (a tombstone's vector stays for retention), then graph
+    links to memories whose row is gone, unlinked as retention does (mention counts lowered,
+    entities left without mentions removed). Each step one short transaction of ORPHAN_BATCH."""
+    with svc.db.write() as conn:
+        vectors = emb_store.delete_orphans(conn, ORPHAN_BATCH)
+    with svc.db.write() as conn:
+        missing = mem_store.graph_links_to_missing(conn, ORPHAN_BATCH)
+        decremented, removed = graph_store.forget_memories(conn, missing, now=now_iso()) if missing else (0, 0)
+    return {"vectorsRemoved": vectors, "memoriesUnlinked": len(missing), "entitiesDecremented": decremented,
+            "orphanEntitiesRemoved": removed, "capped": max(vectors, len(missing)) >= ORPHAN_BATCH}
+
+
+def deduplicate(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
+    return dedup.merge(svc, actor)
+
+
+@dataclass(frozen=True)
+class RepairAction:
+    run: Callable[[MemoryService, dict[str, Any], Actor], dict[str, Any]]
+    limits: Callable[[Settings], tuple[int, int]]  # (cooldown ms, hourly budget)
+
+
+def _requeue_limits(s: Settings) -> tuple[int, int]:
+    return s.repair.requeue_cooldown_ms, s.repair.requeue_hourly_budget
+
+
+def _reembed_limits(s: Settings) -> tuple[int, int]:
+    return s.repair.reembed_cooldown_ms, s.repair.reembed_hourly_budget
+
+
+def _dedup_limits(s: Settings) -> tuple[int, int]:
+    return s.repair.dedup_cooldown_ms, s.repair.dedup_hourly_budget
+
+
+def _default_limits(s: Settings) -> tuple[int, int]:
+    return s.repair.default_cooldown_ms, s.repair.default_hourly_budget
+
+
+ACTIONS: dict[str, RepairAction] = {
+    "requeue-dead": RepairAction(requeue_dead, _requeue_limits),
+    "release-leases": RepairAction(release_leases, _requeue_limits),
+    "check-fts": RepairAction(check_fts, _default_limits),
+    "retention-sweep": RepairAction(retention_sweep, _default_limits),
+    "re-embed": RepairAction(reembed, _reembed_limits),
+    "clean-orphans": RepairAction(clean_orphans, _default_limits),
+    "deduplicate": RepairAction(deduplicate, _dedup_limits),
+}
+
+
+def gate(conn: apsw.Connection, settings: Settings, name: str, actor: Actor, at: datetime) -> RepairDenied | None:
+    """Why the action may not run now, or None."""
+    if settings.autonomous.frozen:
+        return RepairDenied("repairs are frozen (autonomous.frozen)", code="repair_frozen", status=503)
+    if actor.type == "agent" and not settings.autonomous.enabled:
+        return RepairDenied("agents may not run repairs while autonomous.enabled is false", code="repair_forbidden",
+                            status=403)
+    cooldown_ms, budget = ACTIONS[name].limits(settings)
+    last = repair_store.last_executed_at(conn, name)
+    if last is not None:
+        wait_s = (parse_iso(last) + timedelta(milliseconds=cooldown_ms) - at).total_seconds()
+        if wait_s > 0:
+            return RepairDenied(f"{name} ran at {last}; cooldown {cooldown_ms // 1000} s", code="repair_cooldown",
+                                details={"retryAfterS": int(wait_s) + 1})
+    used = repair_store.executed_since(conn, name, to_iso(at - timedelta(hours=1)))
+    if used >= budget:
+        return RepairDenied(f"{name} used its hourly budget ({budget})", code="repair_budget_exhausted",
+                            details={"retryAfterS": 3600})
+    return None
+
+
+def run_repair(svc: MemoryService, name: str, actor: Actor, *, reason: str | None = None,
+               options: dict[str, Any] | None = None,
+               annotate: Callable[[], dict[str, Any]] | None = None) -> dict[str, Any]:
+    """Pass the gate and claim the run in one write transaction (two callers cannot both slip
+    under a cooldown), run the action (its own transactions), then record the outcome and audit.
+    `annotate` adds fields to the recorded result after the action (the maintenance cycle's scores)."""
+    if name not in ACTIONS:
+        raise NotFound(f"unknown repair action {name!r}; one of {', '.join(ACTIONS)}", code="unknown_repair")
+    at = datetime.now(timezone.utc)
+    now = to_iso(at)
+    with svc.db.write() as conn:
+        denied = gate(conn, svc.settings, name, actor, at)
+        run_id = repair_store.record(
+            conn, action=name, outcome="denied" if denied else "executed", actor=actor.name, actor_type=actor.type,
+            reason=reason, result={"code": denied.code, "message": denied.message} if denied else None, now=now)
+    if denied is not None:
+        raise denied
+    try:
+        result = ACTIONS[name].run(svc, options or {}, actor)
+        if annotate is not None:
+            result = {**result, **annotate()}
+    except Exception as exc:
+        with svc.db.write() as conn:
+            repair_store.finish(conn, run_id, outcome="failed", result={"error": str(exc)[:500]})
+        raise
+    with svc.db.write() as conn:
+        repair_store.finish(conn, run_id, outcome="executed", result=result)
+        history_store.record(conn, memory_id="system", event="repair", now=now, changed_by=actor.name,
+                             actor_type=actor.type, reason=reason or name, metadata={"action": name, **result},
+                             request_id=actor.request_id)
+    return {"action": name, "runId": run_id, "executedAt": now, "result": result}
+
+
+def recent_runs(svc: MemoryService, limit: int) -> dict[str, Any]:
+    return {"runs": repair_store.recent(svc.db.reader(), limit), "actions": sorted(ACTIONS)}

@@ -1,0 +1,116 @@
+"""Documents through the API: queue one (its ingest job in the same transaction), list, read,
+read its chunks, delete it (its chunk memories are soft-deleted with history rows)."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any, Literal
+from urllib.parse import urlparse
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
+
+from signet_pipeline.errors import Forbidden, NotFound
+from signet_pipeline.models import MAX_CONTENT_CHARS
+from signet_pipeline.service import MemoryService
+from signet_pipeline.store import documents as doc_store
+from signet_pipeline.store import history as history_store
+from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store import memory_writes as writes
+from signet_pipeline.store.queue import DOCUMENT_INGEST
+from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.remember import AUTONOMOUS, Actor, ensure_writable
+
+MAX_DOCUMENT_CHARS = 20 * MAX_CONTENT_CHARS  # text given inline (a URL's content is capped in bytes instead)
+
+
+class DocumentRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+
+    url: str | None = Field(None, max_length=4096)
+    content: str | None = Field(None, min_length=1, max_length=MAX_DOCUMENT_CHARS)
+    title: str | None = Field(None, max_length=500)
+    visibility: Literal["global", "private"] = "global"
+    project: str | None = Field(None, max_length=1000)
+    agent_id: str | None = Field(None, min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "DocumentRequest":
+        if (self.url is None) == (self.content is None):
+            raise ValueError("give either url or content")
+        if self.url is not None:
+            parsed = urlparse(self.url)
+            if parsed.scheme not in ("http", "https") or not parsed.netloc:
+                raise ValueError("url must be an http(s) URL")
+        return self
+
+
+def _view(row: dict[str, Any]) -> dict[str, Any]:
+    return {"id": row["id"], "status": row["status"], "sourceType": row["source_type"], "sourceUrl": row["source_url"],
+            "title": row["title"], "contentType": row["content_type"], "contentLength": row["content_length"],
+            "chunkCount": row["chunk_count"], "memoryCount": row["memory_count"], "error": row["error"],
+            "agentId": row["agent_id"], "visibility": row["visibility"], "project": row["project"],
+            "createdAt": row["created_at"], "updatedAt": row["updated_at"], "completedAt": row["completed_at"]}
+
+
+def create(svc: MemoryService, req: DocumentRequest, *, agent_id: str) -> dict[str, Any]:
+    ensure_writable(svc)
+    document_id = str(uuid.uuid4())
+    pipeline = svc.settings.pipeline
+    with svc.db.write() as conn:
+        now = now_iso()
+        doc_store.insert(conn, {
+            "id": document_id, "source_url": req.url, "source_type": "url" if req.url else "text",
+            "raw_content": req.content, "title": req.title, "agent_id": agent_id, "visibility": req.visibility,
+            "project": req.project, "created_at": now, "updated_at": now})
+        job_id, _ = job_store.enqueue(conn, job_type=DOCUMENT_INGEST, document_id=document_id, now=now,
+                                      max_attempts=pipeline.worker.max_retries)
+        row = doc_store.get(conn, document_id)
+    return {**_view(row), "jobId": job_id}
+
+
+def _visible(svc: MemoryService, document_id: str, agent_id: str) -> dict[str, Any]:
+    row = doc_store.visible(svc.db.reader(), document_id, agent_id)
+    if row is None:
+        raise NotFound(f"document {document_id} not found")
+    return row
+
+
+def get(svc: MemoryService, document_id: str, *, agent_id: str) -> dict[str, Any]:
+    return _view(_visible(svc, document_id, agent_id))
+
+
+def page(svc: MemoryService, *, agent_id: str, status: str | None, limit: int, offset: int) -> dict[str, Any]:
+    found, total = doc_store.page(svc.db.reader(), agent_id, status=status, limit=limit, offset=offset)
+    return {"documents": [_view(r) for r in found], "total": total, "limit": limit, "offset": offset}
+
+
+def chunks(svc: MemoryService, document_id: str, *, agent_id: str) -> dict[str, Any]:
+    _visible(svc, document_id, agent_id)
+    found = doc_store.chunks(svc.db.reader(), document_id)
+    return {"documentId": document_id, "chunks": [
+        {"index": r["chunk_index"], "memoryId": r["id"], "content": r["content"], "deleted": bool(r["is_deleted"])}
+        for r in found]}
+
+
+def delete(svc: MemoryService, document_id: str, *, agent_id: str, actor: Actor,
+           project_scope: str | None = None) -> dict[str, Any]:
+    """The document and its links go; the chunk memories it created (and no other document
+    shares) are tombstoned (recoverable, then purged by retention) with a history row each.
+    An agent deletes only its own documents; a project-scoped token only its project's."""
+    ensure_writable(svc)
+    row = _visible(svc, document_id, agent_id)
+    if (actor.type in AUTONOMOUS and row["agent_id"] != agent_id) or \
+            (project_scope is not None and row["project"] != project_scope):
+        raise Forbidden(f"document {document_id} is not this caller's to delete", code="scope_denied")
+    with svc.db.write() as conn:
+        now = now_iso()
+        tombstoned = 0
+        for memory_id in doc_store.owned_chunk_ids(conn, document_id):
+            version = writes.soft_delete_if_live(conn, memory_id, now=now, actor=actor.name)
+            if version is not None:
+                tombstoned += 1
+                history_store.record(conn, memory_id=memory_id, event="deleted", now=now, changed_by=actor.name,
+                                     actor_type=actor.type, reason="document deleted", request_id=actor.request_id,
+                                     metadata={"documentId": document_id, "toVersion": version})
+        doc_store.delete(conn, document_id)
+    return {"id": document_id, "status": "deleted", "memoriesDeleted": tombstoned}
