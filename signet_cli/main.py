@@ -55,7 +55,7 @@ def _eval_locomo(args: argparse.Namespace) -> int:
         return [float(v) for v in text.split(",")] if text else None
 
     run(args.file, url=args.url, out=args.out, workers=args.workers, alphas=floats(args.alphas),
-        min_scores=floats(args.min_scores), hints=args.hints)
+        min_scores=floats(args.min_scores), hints=args.hints, pipeline=args.pipeline)
     return 0
 
 
@@ -120,6 +120,8 @@ def build_parser() -> argparse.ArgumentParser:
     locomo.add_argument("--min-scores", help="extra recall passes with these min_score values, e.g. 0.1,0.3")
     locomo.add_argument("--hints", action="store_true",
                         help="turn prospective hints on and generate them (extraction provider) before recalling")
+    locomo.add_argument("--pipeline", action="store_true",
+                        help="run `signet up` (API + Dagster) and recall once the pipeline has drained its queue")
     locomo.set_defaults(func=_eval_locomo)
     return parser
 

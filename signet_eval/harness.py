@@ -3,7 +3,10 @@ agent per conversation, sourceId = dia_id, createdAt = session time), recall eve
 and score evidence recall per category — beside plain BM25, dense and alpha-blend baselines over
 the same turns with the same embedder, in the same run.
 
-Without --url a `signet serve` is started on a throw-away workspace with the default settings.
+Without --url a `signet serve` is started on a throw-away workspace with the default settings;
+with --pipeline a `signet up` (API + Dagster), and the questions are asked once the pipeline has
+drained its queue (extraction, classification, hints). A derived fact in the results stands for
+the turn it was extracted from.
 """
 
 from __future__ import annotations
@@ -59,7 +62,7 @@ def recall_questions(client: httpx.Client, sample: Sample, by_memory: dict[str, 
         wall = (time.perf_counter() - started) * 1000
         response.raise_for_status()
         body = response.json()
-        ranked = [by_memory.get(r["id"], []) for r in body["results"]]
+        ranked = [by_memory.get(r["id"]) or by_memory.get(r.get("source_memory_id") or "", []) for r in body["results"]]
         out.append((q, ranked, wall, body["meta"]["timings"]["totalMs"]))
     return out
 
@@ -77,20 +80,31 @@ def generate_hints(workspace: Path) -> int:
         svc.close()
 
 
+def wait_drained(client: httpx.Client, timeout_s: float = 3600) -> float:
+    """Seconds until no pipeline job is pending or leased."""
+    started = time.perf_counter()
+    while time.perf_counter() - started < timeout_s:
+        backlog = client.get("/api/pipeline/status").json()["backlog"]["total"]
+        if backlog["depth"] == 0:
+            return time.perf_counter() - started
+        time.sleep(2)
+    raise TimeoutError(f"the pipeline did not drain its queue in {timeout_s:.0f} s")
+
+
 def run(file: Path, *, url: str | None = None, out: Path | None = None, workers: int = 4,
         alphas: list[float] | None = None, min_scores: list[float] | None = None, hints: bool = False,
-        log=print) -> dict:
+        pipeline: bool = False, log=print) -> dict:
     """Extra recall passes over one ingest: `alphas` (reported as `signet a=X`) and `min_scores`
     (`signet min=X`; the main pass uses min_score 0 so that R@25 counts every candidate).
     `hints`: the throw-away workspace has hints on, and they are generated before recalling."""
-    if hints and url:
-        raise ValueError("--hints needs the local throw-away server (its store is written in process)")
+    if (hints or pipeline) and url:
+        raise ValueError("--hints and --pipeline need the local throw-away server")
     samples = load(file)
     questions = sum(len([q for q in s.questions if q.evidence]) for s in samples)
     log(f"{file}: {len(samples)} conversations, {sum(len(s.turns) for s in samples)} turns, "
         f"{questions} questions with evidence")
     with tempfile.TemporaryDirectory(prefix="signet-eval-") as tmp:
-        server = None if url else ApiServer(Path(tmp) / "ws", Path(tmp) / "serve.log")
+        server = None if url else ApiServer(Path(tmp) / "ws", Path(tmp) / "serve.log", with_dagster=pipeline)
         if server:
             (Path(tmp) / "ws").mkdir()
             if hints:
@@ -107,6 +121,8 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
                 maps = [ingest(client, s, workers) for s in samples]
                 ingest_s = time.perf_counter() - started
                 log(f"remembered in {ingest_s:.1f} s")
+                if pipeline:
+                    log(f"pipeline drained its queue {wait_drained(client):.0f} s after the last remember")
                 if hints:
                     started = time.perf_counter()
                     log(f"{generate_hints(Path(tmp) / 'ws')} hints in {time.perf_counter() - started:.1f} s")

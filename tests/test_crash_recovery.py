@@ -155,10 +155,12 @@ def test_kill_a_run_worker_mid_batch(tmp_path, bodies):
     server = up(workspace, tmp_path / "up.log")
     db = workspace / DB_RELATIVE_PATH
     try:
-        acknowledged = remember_all(server, bodies)
-        wait_for(lambda: busy_worker(db) is not None, what="a drain worker holding leases")
-        pid, victim_run = busy_worker(db) or (None, None)
-        os.kill(pid, signal.SIGKILL)
+        with ThreadPoolExecutor(1) as ingest:  # the drain keeps up with the burst: catch it mid-batch
+            burst = ingest.submit(remember_all, server, bodies)
+            wait_for(lambda: db.exists() and busy_worker(db) is not None, what="a drain worker holding leases")
+            pid, victim_run = busy_worker(db) or (None, None)
+            os.kill(pid, signal.SIGKILL)
+            acknowledged = burst.result()
         wait_drained(server)
         killed = next(r for r in runs(server.dagster_url) if r.run_id == victim_run)
         assert killed.status == "FAILURE"

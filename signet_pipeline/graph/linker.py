@@ -19,7 +19,7 @@ from signet_pipeline.graph.supersession import supersede_siblings
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.text.aspects import aspect_of, is_decision
 from signet_pipeline.text.content import normalize_content
-from signet_pipeline.text.entities import canonical_name, names, sentences
+from signet_pipeline.text.entities import canonical_name, names, sentences, split_label
 
 CONSTRAINT_IMPORTANCE = 0.85
 ATTRIBUTE_IMPORTANCE = 0.5
@@ -39,8 +39,9 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
     """Write the graph structure of one memory (call inside the memory's write transaction)."""
     stats = LinkStats()
     entity_ids: dict[str, str] = {}
+    speaker, _ = split_label(content)  # "Ana: ..." - Ana speaks in every sentence of it
     for sentence in sentences(content):
-        found = names(sentence)
+        found = names(sentence, speaker)
         if not found:
             continue
         aspect = aspect_of(sentence)

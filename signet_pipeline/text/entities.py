@@ -3,7 +3,10 @@
 Shared by the inline entity linker (at write time) and the offline `rules` provider (extraction).
 A proper noun is a capitalized word that is not a stop word, or a word with inner capitals or
 mixed letters and digits (PostgreSQL, iOS, qwen3) wherever it stands; at the start of a sentence,
-where everything is capitalized, common sentence starters ("Run", "Maybe") are not names.
+where everything is capitalized, common sentence starters ("Run", "Maybe", "Hey", "Wow") are not
+names. Calendar words (weekdays, months) are times, not entities. A leading "Name: " label (a
+speaker, a role) is a name of its own and the text after it starts afresh, so "Caroline: Hey
+Mel!" names Caroline, not "Caroline Hey Mel".
 """
 
 from __future__ import annotations
@@ -22,7 +25,15 @@ SENTENCE_STARTERS = frozenset("""
 run use install call set add open restart deploy remember note please maybe also then now today yesterday
 tomorrow currently recently finally however always never sometimes usually make check try keep avoid
 everyone someone nobody yes sure
+hey hi hello wow oh omg thanks thank haha hahaha lol yeah yep nope okay ok congrats congratulations sounds
+glad good great awesome nice cool totally definitely absolutely honestly anyway well aww ugh hmm sorry
+exactly true right love wish hope guess oops yay welcome bye cheers agreed indeed
 """.split())
+CALENDAR_WORDS = frozenset("""
+monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
+saturdays sundays january february march april may june july august september october november december
+""".split())
+_LABEL = re.compile(r"^\s*([A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,3}):\s+(?=\S)")
 
 MIN_ENTITY_NAME = 4  # spec: shorter canonical names are rejected (initials, "AI", "Bob": too ambiguous)
 MAX_RELATION_WORDS = 5
@@ -45,7 +56,7 @@ def canonical_name(name: str) -> str:
 
 def is_proper(word: str, first: bool) -> bool:
     lower = word.lower()
-    if lower in STOP_WORDS or word == "I":
+    if lower in STOP_WORDS or lower in CALENDAR_WORDS or word == "I":
         return False
     if any(c.isupper() for c in word[1:]) or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word)):
         return True
@@ -75,15 +86,31 @@ def proper_spans(tokens: list[str]) -> list[Span]:
     return spans
 
 
-def names(sentence: str) -> list[str]:
-    """Proper-noun names in a sentence long enough to be entities (first occurrence order)."""
-    found = [s.text for s in proper_spans(WORD.findall(sentence)) if len(canonical_name(s.text)) >= MIN_ENTITY_NAME]
-    return list(dict.fromkeys(found))
+def split_label(sentence: str) -> tuple[str | None, str]:
+    """("Name", the rest) for a sentence that starts with a "Name: " label, else (None, sentence)."""
+    m = _LABEL.match(sentence)
+    if not m or not all(is_proper(w, i == 0) for i, w in enumerate(m.group(1).split())):
+        return None, sentence  # "Note: ...", "Update: ..." are headings, not speakers
+    return m.group(1), sentence[m.end():]
+
+
+FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'll|I'd|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.IGNORECASE)
+
+
+def names(sentence: str, speaker: str | None = None) -> list[str]:
+    """Proper-noun names in a sentence long enough to be entities (first occurrence order). The
+    speaker — a "Name: " label of the sentence, or `speaker` (the label of the text it came from)
+    — is one when the sentence talks about them ("Ana: I moved to Porto" is about Ana; "Ana: Wow,
+    nice!" is about nothing)."""
+    label, rest = split_label(sentence)
+    label = label or speaker
+    found = ([label] if label and FIRST_PERSON.search(rest) else []) + [s.text for s in proper_spans(WORD.findall(rest))]
+    return list(dict.fromkeys(n for n in found if len(canonical_name(n)) >= MIN_ENTITY_NAME))
 
 
 def triples(sentence: str) -> list[tuple[str, str, str]]:
     """(proper-noun span, short lowercase verb phrase, proper-noun span) within one sentence."""
-    tokens = WORD.findall(sentence)
+    tokens = WORD.findall(split_label(sentence)[1])
     spans = proper_spans(tokens)
     found = []
     for a, b in zip(spans, spans[1:]):

@@ -3,6 +3,7 @@ plus the offline `rules` provider that answers the stages' tasks without a model
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any, Protocol, runtime_checkable
 
 from signet_pipeline.config_sections import ExtractionConfig
@@ -24,7 +25,7 @@ class AnswersTasks(Protocol):
     """A provider that answers the pipeline's tasks directly (the `rules` provider)
     with the JSON objects the prompts ask a model for; the stages validate them the same way."""
 
-    def extract(self, content: str) -> dict[str, Any]: ...
+    def extract(self, content: str, written_at: datetime | None = None) -> dict[str, Any]: ...
 
     def decide(self, fact: str, candidates: list[tuple[str, str]]) -> dict[str, Any]: ...
 

@@ -23,14 +23,16 @@ What it cannot do (paraphrase, coreference, implicit facts) needs a real model: 
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Any
 
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.providers.llm.rules_questions import questions
 from signet_pipeline.text.aspects import aspect_of, is_decision
+from signet_pipeline.text.attribution import third_person, with_dates
 from signet_pipeline.text.content import infer_type, normalize_content
 from signet_pipeline.text.contradiction import subject_words, syntactic_contradiction
-from signet_pipeline.text.entities import WORD, sentences, triples
+from signet_pipeline.text.entities import WORD, sentences, split_label, triples
 from signet_pipeline.text.transcripts import ROLES
 
 _SMALL_TALK = re.compile(
@@ -95,10 +97,16 @@ class RulesLlm:
     def generate(self, prompt: str, *, json: bool = False, timeout: float | None = None) -> str:
         raise ProviderError("the rules provider answers pipeline tasks directly; it does not generate text")
 
-    def extract(self, content: str) -> dict[str, Any]:
+    def extract(self, content: str, written_at: datetime | None = None) -> dict[str, Any]:
+        """One fact per declarative sentence, made to stand alone: a "Name: " label's speaker in
+        place of I/me/my, the date after relative times (text/attribution.py)."""
         facts, entities, seen = [], [], set()
-        for sentence in sentences(content):
+        speaker, body = split_label(content)
+        for sentence in sentences(body):
             fact = _fact(sentence)
+            if fact:
+                standalone = third_person(sentence, speaker) if speaker else sentence
+                fact["content"] = with_dates(standalone, written_at)
             key = normalize_content(sentence).content_hash
             if fact and key not in seen:
                 seen.add(key)

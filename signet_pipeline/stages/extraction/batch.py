@@ -14,6 +14,7 @@ pool (`extraction.concurrency`): HTTP LLM calls overlap; SQLite writes still ser
 from __future__ import annotations
 
 import time
+from datetime import datetime
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -37,7 +38,7 @@ from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Commit, Row
 from signet_pipeline.store.queue import EXTRACT, Completion, JobQueue, LeaseLost
 from signet_pipeline.text.content import normalize_content
-from signet_pipeline.timeutil import now_iso
+from signet_pipeline.timeutil import now_iso, parse_iso
 from signet_pipeline.write.remember import embed_missing
 
 MAX_WARNINGS_KEPT = 50
@@ -130,12 +131,18 @@ def _timed(batch: Batch, item: WorkItem, fn: Callable[..., Any], *args: Any, **k
     return result
 
 
+def _when(source: Row) -> datetime | None:
+    """When the memory's content was said: its event time if known, else when it was written."""
+    return parse_iso(source["occurred_at"] or source["created_at"])
+
+
 def extract_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
     timeout = svc.settings.pipeline.extraction.timeout / 1000
 
     def run(item: WorkItem) -> None:
         try:
-            item.extraction = _timed(batch, item, extract, llm, item.source["content"], timeout=timeout)
+            item.extraction = _timed(batch, item, extract, llm, item.source["content"], timeout=timeout,
+                                     written_at=_when(item.source))
             item.warnings.extend(item.extraction.warnings)
             if item.extraction.parse_failed:
                 batch.error(analytics.error_event("EXTRACTION_PARSE_FAIL", item.extraction.warnings[-1],

@@ -7,6 +7,7 @@ job then fails and is retried by the queue).
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel
@@ -29,7 +30,9 @@ Return ONLY a JSON object with two arrays:
   fact | preference | decision | procedural | semantic, "confidence": 0..1}}
 - "entities": each {{"source": entity, "relationship": verb phrase, "target": entity, "confidence": 0..1}}
 Skip greetings, small talk and ephemeral details. At most {max_facts} facts and {max_entities} entities.
-
+Each fact must stand on its own: name the person instead of I/me/my (a memory that starts with
+"Name:" was said by Name), and give the date of relative times ("yesterday", "last week") as well.
+{written}
 Example: "Nicholai prefers tabs and decided to use PostgreSQL for Signet" ->
 {{"facts": [{{"content": "Nicholai prefers tabs over spaces", "type": "preference", "confidence": 0.9}},
   {{"content": "Nicholai decided to use PostgreSQL for Signet", "type": "decision", "confidence": 0.9}}],
@@ -53,8 +56,10 @@ def prepare_input(content: str) -> str:
     return content[:MAX_INPUT_CHARS] + " " + TRUNCATION_MARKER
 
 
-def build_prompt(content: str) -> str:
-    return PROMPT.format(content=prepare_input(content), max_facts=MAX_FACTS, max_entities=MAX_ENTITIES)
+def build_prompt(content: str, written_at: datetime | None = None) -> str:
+    written = f"The memory was written on {written_at:%A %d %B %Y}.\n" if written_at else ""
+    return PROMPT.format(content=prepare_input(content), max_facts=MAX_FACTS, max_entities=MAX_ENTITIES,
+                         written=written)
 
 
 def _confidence(value: Any, where: str, warnings: list[str]) -> float:
@@ -119,12 +124,14 @@ def parse_extraction(reply: str | dict[str, Any]) -> ExtractionResult:
     return ExtractionResult(facts=facts, entities=entities, warnings=warnings)
 
 
-def extract(llm: Llm, content: str, *, timeout: float | None = None) -> ExtractionResult:
-    """Run the extraction prompt. Raises ProviderError when the provider fails."""
+def extract(llm: Llm, content: str, *, timeout: float | None = None,
+            written_at: datetime | None = None) -> ExtractionResult:
+    """Run the extraction prompt; `written_at` (when the memory's event or writing took place)
+    lets relative times be dated. Raises ProviderError when the provider fails."""
     if isinstance(llm, AnswersTasks):
-        result = parse_extraction(llm.extract(content[:MAX_INPUT_CHARS]))
+        result = parse_extraction(llm.extract(content[:MAX_INPUT_CHARS], written_at=written_at))
     else:
-        result = parse_extraction(llm.generate(build_prompt(content), json=True, timeout=timeout))
+        result = parse_extraction(llm.generate(build_prompt(content, written_at), json=True, timeout=timeout))
     if len(content) > MAX_INPUT_CHARS:
         result.warnings.insert(0, f"input of {len(content)} characters truncated to {MAX_INPUT_CHARS}")
     return result
