@@ -37,16 +37,16 @@ class SearchConfig(Section):
     # Hubness correction of cosines (recall/hubness.py): 0 disables; neighbours compared per candidate.
     hub_penalty: float = Field(1.0, ge=0.0, le=10.0, validation_alias=AliasChoices("hub_penalty", "hubPenalty"))
     hub_neighbours: int = Field(10, ge=1, le=100, validation_alias=AliasChoices("hub_neighbours", "hubNeighbours"))
-    # Conversation-aware ranking (recall/context.py); 0 turns a signal off.
-    speaker_weight: float = Field(0.0, ge=0.0, le=1.0, validation_alias=AliasChoices("speaker_weight", "speakerWeight"))
-    temporal_weight: float = Field(0.0, ge=0.0, le=1.0,
+    # Conversation-aware ranking (recall/context.py; measured in docs/BENCHMARKS.md); 0 turns it off.
+    temporal_weight: float = Field(0.1, ge=0.0, le=1.0,
                                    validation_alias=AliasChoices("temporal_weight", "temporalWeight"))
-    context_weight: float = Field(0.0, ge=0.0, le=1.0, validation_alias=AliasChoices("context_weight", "contextWeight"))
-    context_span: int = Field(2, ge=1, le=10, validation_alias=AliasChoices("context_span", "contextSpan"))
-    context_anchors: int = Field(5, ge=1, le=50, validation_alias=AliasChoices("context_anchors", "contextAnchors"))
-    bridge_weight: float = Field(0.0, ge=0.0, le=1.0, validation_alias=AliasChoices("bridge_weight", "bridgeWeight"))
-    # A derived fact lifts its source instead of taking a place of its own (recall/context.py).
+    reply_weight: float = Field(0.85, ge=0.0, le=1.0, validation_alias=AliasChoices("reply_weight", "replyWeight"))
+    reply_anchors: int = Field(5, ge=1, le=50, validation_alias=AliasChoices("reply_anchors", "replyAnchors"))
+    # A memory and its derived facts compete as one result (recall/context.py).
     collapse_derived: bool = Field(True, validation_alias=AliasChoices("collapse_derived", "collapseDerived"))
+    # A derived fact counts at this share of its score: 1.0 was best on one set, 0.9 on the other;
+    # 0.95 keeps the pipeline's work a gain on both (docs/BENCHMARKS.md).
+    derived_weight: float = Field(0.95, ge=0.0, le=1.0, validation_alias=AliasChoices("derived_weight", "derivedWeight"))
     # BLAS threads for the vector search (0 = leave the library default). One is best when the
     # vector leg runs beside FTS5 and requests run in parallel on few cores.
     blas_threads: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("blas_threads", "blasThreads"))

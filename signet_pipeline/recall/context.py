@@ -1,23 +1,20 @@
-"""Conversation-aware ranking: signals a bag-of-words-and-vectors score cannot see.
+"""Conversation-aware ranking: signals a bag-of-words-and-vectors score cannot see. Each was kept
+for gaining on two independently generated evaluation sets and costing on neither
+(docs/BENCHMARKS.md); a speaker prior and a second keyword round on names the best hits mention
+were measured and dropped (no gain on either).
 
-- Speakers: a query that names a person who speaks in the agent's memories (their `who`) is about
-  what that person said or did; the memories they wrote get `speaker_weight`.
 - When: a question about when something happened is answered by a memory that says when
   ("yesterday", "last May", "2023-05-08"); such memories get `temporal_weight` for those queries.
-- Bridges: a question that joins two facts ("what does the sister who lives in Lyon do?") is
-  answered by a memory that shares nothing with it but a name the first hits mention ("my sister
-  Amélie lives in Lyon" -> "Amélie got a job as a nurse"). A second keyword round searches those
-  names; what it finds joins at `bridge_weight` x the best first-round score.
-- Context: the answer to a question is often the turn next to the strongest hit (the reply to a
-  question, the sentence after a mention). The memories written just before and after the best
-  hits in the same conversation (same session, or within `CONTEXT_WINDOW` of each other) join the
-  candidates with `context_weight` x the anchor's score, decaying with distance.
+- Replies: an answer often sits in the turn after a question ("how did the interview go?" ->
+  "they said yes!!! I start monday"), which shares nothing with the question asked of the store.
+  The memory written right after a strong hit that asks something (same session, or the same agent
+  within `CONTEXT_WINDOW`) joins the candidates at `reply_weight` x that hit's score.
+- Families: a memory and the facts the pipeline derived from it compete as one result.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from datetime import timedelta
 
 import apsw
@@ -25,7 +22,6 @@ import apsw
 from signet_pipeline.recall.dampening import Candidate
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
-from signet_pipeline.text.entities import names, sentences, split_label
 from signet_pipeline.timeutil import parse_iso, to_iso
 
 CONTEXT_WINDOW = timedelta(minutes=30)  # turns of one conversation without a session id
@@ -49,58 +45,41 @@ def says_when(content: str) -> bool:
     return bool(_SAYS_WHEN.search(content))
 
 
-def named_speakers(speakers: Iterable[str], tokens: Iterable[str]) -> set[str]:
-    """The speakers (`who` values) the query names: every word of a speaker's name, or its first
-    name, among the query's words (case-insensitive)."""
-    words = {t.lower() for t in tokens}
-    named = set()
-    for who in speakers:
-        parts = [p for p in re.findall(r"[\w']+", who.lower()) if len(p) > 1]
-        if parts and (all(p in words for p in parts) or parts[0] in words):
-            named.add(who)
-    return named
-
-
-def apply_priors(fused: dict[str, Candidate], rows: dict[str, Row], *, speakers: set[str], speaker_weight: float,
-                 when: bool, temporal_weight: float) -> None:
+def prefer_dated(fused: dict[str, Candidate], rows: dict[str, Row], weight: float) -> None:
+    """For a when-question: memories that say when get `weight`."""
     for mid, cand in fused.items():
-        row = rows.get(mid)
-        if row is None:
-            continue
-        if speakers and row["who"] in speakers:
-            cand.score += speaker_weight
-        if when and says_when(row["content"]):
-            cand.score += temporal_weight
+        if mid in rows and says_when(rows[mid]["content"]):
+            cand.score += weight
 
 
-def neighbours(conn: apsw.Connection, anchors: list[Row], span: int) -> dict[str, tuple[str, int]]:
-    """memory id -> (anchor id, distance 1..span) for the memories written just before and after
-    each anchor in its conversation: the same session when it has one, else the same agent within
-    CONTEXT_WINDOW of it."""
-    out: dict[str, tuple[str, int]] = {}
+def replies(conn: apsw.Connection, anchors: list[Row]) -> dict[str, str]:
+    """reply memory id -> the anchor it answers: the memory written right after each anchor that
+    asks something, in its conversation (the same session when it has one, else the same agent
+    within CONTEXT_WINDOW)."""
+    out: dict[str, str] = {}
     for anchor in anchors:
-        at = parse_iso(anchor["created_at"])
-        around = mem_store.written_around(conn, agent_id=anchor["agent_id"], session_id=anchor["session_id"],
-                                          start=to_iso(at - CONTEXT_WINDOW), end=to_iso(at + CONTEXT_WINDOW))
-        ids = [r["id"] for r in around]
-        if anchor["id"] not in ids:
+        if "?" not in anchor["content"]:
             continue
-        i = ids.index(anchor["id"])
-        for j in range(max(0, i - span), min(len(ids), i + span + 1)):
-            if j != i:
-                distance = abs(j - i)
-                if ids[j] not in out or out[ids[j]][1] > distance:
-                    out[ids[j]] = (anchor["id"], distance)
+        at = parse_iso(anchor["created_at"])
+        after = mem_store.written_around(conn, agent_id=anchor["agent_id"], session_id=anchor["session_id"],
+                                         start=anchor["created_at"], end=to_iso(at + CONTEXT_WINDOW))
+        ids = [r["id"] for r in after]
+        if anchor["id"] in ids and ids.index(anchor["id"]) + 1 < len(ids):
+            out.setdefault(ids[ids.index(anchor["id"]) + 1], anchor["id"])
     return out
 
 
-def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: dict[str, Row], visible) -> None:
+def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: dict[str, Row], visible,
+                     derived_weight: float = 1.0) -> None:
     """A memory and the facts the pipeline derived from it compete as one result: the family's
     best-scoring member stands for it (with `source_memory_id` a fact still points at what was
     said) and the others leave the candidates, so one piece of evidence does not take several
     places. Facts of a source the reader cannot see, or that is gone, form a family of their own.
     `visible(ids)` is the subset the reader's filter admits."""
     roots = {mid: rows[mid]["source_memory_id"] or mid for mid in fused if mid in rows}
+    for mid, root in roots.items():
+        if root != mid:
+            fused[mid].score *= derived_weight
     missing = [root for root in set(roots.values()) if root not in rows]
     alive = set(visible(missing)) if missing else set()
     families: dict[str, list[str]] = {}
@@ -112,20 +91,3 @@ def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: d
             for mid in members:
                 if mid != best:
                     del fused[mid]
-
-
-def bridge_names(anchors: list[Row], query: str, limit: int = 3) -> list[str]:
-    """Names the best hits mention that the query does not (not their speakers): what a second
-    round searches for, so that "the sister who lives in Lyon" reaches what Amélie, named in the
-    Lyon memory, did next."""
-    asked = {w.lower() for w in re.findall(r"[\w']+", query)}
-    found: list[str] = []
-    for row in anchors:
-        speaker, body = split_label(row["content"])
-        for sentence in sentences(body):
-            for name in names(sentence):
-                words = {w.lower() for w in name.split()}
-                if words <= asked or name in (speaker, row["who"]) or name in found:
-                    continue
-                found.append(name)
-    return found[:limit]

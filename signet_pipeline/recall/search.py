@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import logging
 import math
-import re
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -61,8 +60,6 @@ log = logging.getLogger("signet.recall")
 RESTRICTED_SCAN_MAX = 50_000
 # The vector leg widens its fetch up to this many neighbours before restricting the scan.
 WIDEN_MAX = 4096
-MAX_NAMES = 6  # capitalized query words looked up as speakers
-BRIDGE_ANCHORS = 3  # best first-round hits whose names seed the second round
 
 
 def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
@@ -182,50 +179,32 @@ def rank(fused: dict[str, Candidate], *, limit: int, min_score: float, graph_slo
     return out
 
 
-def _add_context(conn, fused: dict[str, Candidate], rows: dict[str, Row], flt: MemoryFilter, leg: VectorLeg | None,
+def _add_replies(conn, fused: dict[str, Candidate], rows: dict[str, Row], flt: MemoryFilter, leg: VectorLeg | None,
                  index, keyword: Callable[[str], float], alpha: float, cfg) -> None:
-    """The turns written around the best candidates join (or lift) the candidates at
-    context_weight^distance x the anchor's score (recall/context.py)."""
-    best = sorted(fused.items(), key=lambda kv: -kv[1].score)[:cfg.context_anchors]
-    around = context.neighbours(conn, [rows[mid] for mid, _ in best if mid in rows], cfg.context_span)
-    new = [mid for mid in around if mid not in fused]
+    """The replies to the best candidates that ask something join (or are lifted among) the
+    candidates at reply_weight x the question's score (recall/context.py)."""
+    best = sorted(fused.items(), key=lambda kv: -kv[1].score)[:cfg.reply_anchors]
+    found = context.replies(conn, [rows[mid] for mid, _ in best if mid in rows])
+    new = [mid for mid in found if mid not in fused]
     visible = mem_store.visible_ids(conn, new, flt) if new else set()
     rows.update(mem_store.fetch_many(conn, list(visible)))
-    cosines: dict[str, float] = {}
-    if leg is not None and index is not None and visible:
-        by_hash = index.vectors({rows[mid]["content_hash"] for mid in visible})
-        cosines = {mid: max(0.0, float(by_hash[rows[mid]["content_hash"]] @ leg.query_vec)) for mid in visible
-                   if rows[mid]["content_hash"] in by_hash}
-    for mid, (anchor, distance) in around.items():
-        lifted = fused[anchor].score * cfg.context_weight ** distance
+    cosines = _cosines(list(visible), rows, leg, index)
+    for mid, anchor in found.items():
+        lifted = fused[anchor].score * cfg.reply_weight
         if mid in fused:
             fused[mid].score = max(fused[mid].score, lifted)
         elif mid in visible:
             own = _blend(keyword(mid), cosines.get(mid) if leg is not None else None, alpha)
-            fused[mid] = Candidate(max(own, lifted), "context", cosines.get(mid), keyword(mid))
+            fused[mid] = Candidate(max(own, lifted), "reply", cosines.get(mid), keyword(mid))
 
 
-def _bridge(conn, fused: dict[str, Candidate], rows: dict[str, Row], flt: MemoryFilter, query: str,
-            leg: VectorLeg | None, index, keyword: Callable[[str], float], alpha: float, cfg, pool: int) -> None:
-    """The second round (recall/context.py): memories naming what the best hits name."""
-    best = sorted(fused.items(), key=lambda kv: -kv[1].score)[:BRIDGE_ANCHORS]
-    found = context.bridge_names([rows[mid] for mid, _ in best if mid in rows], query)
-    tokens = query_tokens(" ".join(found))
-    match = match_for(tokens) if tokens else None
-    if not match or not best:
-        return
-    new = [mid for mid, _ in mem_store.fts_search(conn, match, flt, max(5, pool // 4)) if mid not in fused]
-    rows.update(mem_store.fetch_many(conn, new))
-    cosines: dict[str, float] = {}
-    if leg is not None and index is not None and new:
-        by_hash = index.vectors({rows[mid]["content_hash"] for mid in new if mid in rows})
-        cosines = {mid: max(0.0, float(by_hash[rows[mid]["content_hash"]] @ leg.query_vec)) for mid in new
-                   if mid in rows and rows[mid]["content_hash"] in by_hash}
-    top = best[0][1].score
-    for mid in new:
-        if mid in rows:
-            own = _blend(keyword(mid), cosines.get(mid) if leg is not None else None, alpha)
-            fused[mid] = Candidate(max(own, cfg.bridge_weight * top), "bridge", cosines.get(mid), keyword(mid))
+def _cosines(ids: list[str], rows: dict[str, Row], leg: VectorLeg | None, index) -> dict[str, float]:
+    """Query cosines of candidates that joined late (their vectors from the index)."""
+    if leg is None or index is None or not ids:
+        return {}
+    by_hash = index.vectors({rows[mid]["content_hash"] for mid in ids})
+    return {mid: max(0.0, float(by_hash[rows[mid]["content_hash"]] @ leg.query_vec)) for mid in ids
+            if rows[mid]["content_hash"] in by_hash}
 
 
 def _wait(svc: MemoryService, future: Future) -> VectorLeg | None:
@@ -359,17 +338,13 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     for mid in boosted & fused.keys():
         fused[mid].score += pipeline.graph.boost_weight
     dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening, set(trav.focal)) if use_graph else {}
-    if cfg.speaker_weight or cfg.temporal_weight:
-        names = [w for w in re.findall(r"\b[A-Z][\w'-]+", req.query)][:MAX_NAMES]
-        speakers = mem_store.speakers_among(conn, names) if cfg.speaker_weight and names else set()
-        context.apply_priors(fused, rows, speakers=speakers, speaker_weight=cfg.speaker_weight,
-                             when=context.asks_when(req.query), temporal_weight=cfg.temporal_weight)
-    if cfg.context_weight:
-        _add_context(conn, fused, rows, flt, leg, index, keyword, alpha, cfg)
-    if cfg.bridge_weight:
-        _bridge(conn, fused, rows, flt, req.query, leg, index, keyword, alpha, cfg, pool)
+    if cfg.temporal_weight and context.asks_when(req.query):
+        context.prefer_dated(fused, rows, cfg.temporal_weight)
+    if cfg.reply_weight:
+        _add_replies(conn, fused, rows, flt, leg, index, keyword, alpha, cfg)
     if cfg.collapse_derived:
-        context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt))
+        context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
+                                 cfg.derived_weight)
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
     ranked = rank(fused, limit=limit, min_score=min_score, graph_slots=graph_slots)
     ledger = Ledger.load(svc, req.session_key, flt.agent_id) if options.track_access else Ledger(None, flt.agent_id)

@@ -223,23 +223,12 @@ def fetch_many(conn: apsw.Connection, ids: list[str]) -> dict[str, Row]:
 
 def written_around(conn: apsw.Connection, *, agent_id: str, session_id: str | None, start: str,
                    end: str) -> list[Row]:
-    """Live raw memories (not pipeline-derived) of an agent written in [start, end], in the order
-    they were written; of one session when `session_id` is given."""
+    """id and created_at of the live raw memories (not pipeline-derived) of an agent written in
+    [start, end], in the order they were written; of one session when `session_id` is given."""
     return rows(conn, "SELECT id, created_at FROM memories WHERE created_at >= :start AND created_at <= :end "
                       "AND agent_id = :agent AND is_deleted = 0 AND source_memory_id IS NULL "
                       "AND (:session IS NULL OR session_id = :session) ORDER BY created_at, rid",
                 {"start": start, "end": end, "agent": agent_id, "session": session_id})
-
-
-def speakers_among(conn: apsw.Connection, names: list[str]) -> set[str]:
-    """The `who` values some memory carries, among these names and the names that begin with one
-    of them and a space ("Ana" finds "Ana Lima"): index seeks on who."""
-    found: set[str] = set()
-    for name in names:
-        found.update(r[0] for r in conn.execute(
-            "SELECT DISTINCT who FROM memories WHERE who = ?1 OR (who >= ?1 || ' ' AND who < ?1 || ' \uffff') LIMIT 5",
-            (name,)))
-    return found
 
 
 def record_access(conn: apsw.Connection, counts: dict[str, int], accessed_at: str) -> None:

@@ -1,0 +1,65 @@
+"""Conversation-aware recall: the reply to a matching question, when-questions, fact families."""
+
+from signet_pipeline.models import RecallRequest, RememberRequest
+from signet_pipeline.recall.context import asks_when, says_when
+from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.write.remember import remember, remember_many
+
+TURNS = [
+    ("Tariq", "wait, how did the maplestone games interview go??"),
+    ("Grace", "they said yes!!! I start monday"),
+    ("Tariq", "the weather has been awful all week"),
+    ("Grace", "my cousin keeps sending me videos of cats"),
+]
+
+
+def converse(svc, agent: str = "pair", session: str | None = None) -> list[str]:
+    reqs = [RememberRequest(content=f"{who}: {text}", who=who, agentId=agent, session_id=session,
+                            createdAt=f"2024-03-01T10:00:{i:02d}Z") for i, (who, text) in enumerate(TURNS)]
+    return [r.id for r in remember_many(svc, reqs)]
+
+
+def ids(svc, query: str) -> list[str]:
+    return [h.id for h in recall(svc, RecallRequest(query=query, agentId="pair", limit=3, min_score=0), SEARCH).results]
+
+
+def scores(svc, query: str) -> dict[str, float]:
+    return {h.id: h.score for h in recall(svc, RecallRequest(query=query, agentId="pair", limit=10, min_score=0),
+                                          SEARCH).results}
+
+
+def test_the_reply_to_a_matching_question_is_lifted_to_its_question(make_service):
+    on = make_service()
+    question, reply, *_ = converse(on)
+    asked = "Which company hired Grace after the interview at Maplestone Games?"
+    lifted = scores(on, asked)
+    assert lifted[reply] >= 0.85 * lifted[question] - 1e-4  # hit scores are rounded
+    plain = scores(make_service(search={"reply_weight": 0}), asked)
+    assert plain.get(reply, 0.0) < 0.85 * plain[question]  # alone, the reply shares nothing with the question
+
+
+def test_a_reply_comes_from_the_same_conversation_only(make_service):
+    svc = make_service()
+    converse(svc, session="s1")
+    other = remember(svc, RememberRequest(content="Grace: totally unrelated note", agentId="pair", session_id="s2",
+                                          createdAt="2024-03-01T10:00:00.500Z"))
+    assert other.id not in ids(svc, "how did the maplestone games interview go")
+
+
+def test_when_questions_prefer_memories_that_say_when():
+    assert asks_when("When did Ana adopt the dog?") and asks_when("what year did they move?")
+    assert not asks_when("Where does Ana live?")
+    assert says_when("we adopted him last weekend") and says_when("moved in May 2021")
+    assert not says_when("we adopted a beagle")
+
+
+def test_a_fact_and_its_source_take_one_place(make_service):
+    svc = make_service()
+    source = remember(svc, RememberRequest(content="Dana moved to Lyon and works as a nurse there."))
+    with svc.db.write() as conn:  # a fact the pipeline derived from it
+        conn.execute("INSERT INTO memories(id, content, normalized_content, content_hash, type, source_memory_id, "
+                     "who, agent_id, visibility, created_at, updated_at) SELECT 'fact-1', 'Dana works as a nurse.', "
+                     "'dana works as a nurse', 'h-fact-1', 'fact', id, 'pipeline-v2', agent_id, visibility, "
+                     "created_at, updated_at FROM memories WHERE id = ?", (source.id,))
+    found = [h.id for h in recall(svc, RecallRequest(query="Dana nurse", limit=5, min_score=0)).results]
+    assert len({source.id, "fact-1"} & set(found)) == 1
