@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from signet_pipeline.config import load_settings
-from signet_pipeline.errors import ConfigError
+from signet_pipeline.errors import ConfigError, SnapshotError
 
 
 def _check_bind(settings, host: str) -> None:
@@ -56,6 +56,45 @@ def _eval_locomo(args: argparse.Namespace) -> int:
 
     run(args.file, url=args.url, out=args.out, workers=args.workers, alphas=floats(args.alphas),
         min_scores=floats(args.min_scores), hints=args.hints, pipeline=args.pipeline)
+    return 0
+
+
+def _open_store(settings):
+    from signet_pipeline.store.db import Database
+    from signet_pipeline.store.migrate import migrate
+
+    db = Database(settings.db_path)
+    migrate(db)
+    return db
+
+
+def _export(args: argparse.Namespace) -> int:
+    from signet_cli.progress import ProgressBar
+    from signet_pipeline.snapshots.export import export_snapshot
+
+    db = _open_store(load_settings(args.workspace))
+    try:
+        manifest = export_snapshot(db, args.path, fmt=args.format, agent=args.agent, progress=ProgressBar())
+    finally:
+        db.close()
+    vectors = f", vectors {manifest.embedding.model} ({manifest.embedding.dimensions})" if manifest.embedding else ""
+    print(f"exported {manifest.total_rows:,} rows in {len(manifest.tables)} tables to {args.path}{vectors}")
+    return 0
+
+
+def _import(args: argparse.Namespace) -> int:
+    from signet_cli.progress import ProgressBar
+    from signet_pipeline.snapshots.restore import import_snapshot, store_embedding
+
+    settings = load_settings(args.workspace)
+    db = _open_store(settings)
+    try:
+        report = import_snapshot(db, args.path, embedding=store_embedding(db, settings.embedding),
+                                 progress=ProgressBar())
+    finally:
+        db.close()
+    print(f"imported {args.path}: {report.written:,} of {report.rows:,} rows written "
+          f"({report.rows - report.written:,} already present) in {report.seconds:.1f} s; vectors {report.vectors}")
     return 0
 
 
@@ -109,6 +148,16 @@ def build_parser() -> argparse.ArgumentParser:
     create.add_argument("--ttl", type=float, help="days until it expires (default auth.defaultTokenTtlDays)")
     create.set_defaults(func=_token_create)
 
+    export = sub.add_parser("export", help="write a snapshot of the memories (Parquet or JSON Lines + manifest)")
+    export.add_argument("path", type=Path, help="a new (or empty) directory for the snapshot")
+    export.add_argument("--format", choices=["parquet", "jsonl"], default="parquet")
+    export.add_argument("--agent", help="only this agent's memories, graph, documents and sessions")
+    export.set_defaults(func=_export)
+
+    restore = sub.add_parser("import", help="import a snapshot into the workspace (new or live; run twice, no change)")
+    restore.add_argument("path", type=Path, help="a snapshot directory written by `signet export`")
+    restore.set_defaults(func=_import)
+
     evaluate = sub.add_parser("eval", help="retrieval evaluation")
     datasets = evaluate.add_subparsers(dest="dataset", required=True)
     locomo = datasets.add_parser("locomo", help="evidence recall on LoCoMo-format data vs plain baselines")
@@ -131,6 +180,6 @@ def main(argv: list[str] | None = None) -> int:
     logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
         return args.func(args)
-    except ConfigError as exc:
+    except (ConfigError, SnapshotError) as exc:
         print(f"signet: {exc}", file=sys.stderr)
         return 2

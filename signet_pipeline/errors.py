@@ -56,6 +56,13 @@ class MigrationError(StoreError):
     code = "migration_error"
 
 
+class SnapshotError(SignetError):
+    """A snapshot that cannot be exported or imported (incomplete, modified, from a newer schema)."""
+
+    code = "snapshot_invalid"
+    status = 400
+
+
 class ProviderError(SignetError):
     """An embedding or LLM provider failed (network, HTTP status, bad payload)."""
 

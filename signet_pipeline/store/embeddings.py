@@ -85,6 +85,31 @@ def upsert(conn: apsw.Connection, *, content_hash: str, vector: np.ndarray, mode
     return int(embedding_id)
 
 
+def reindex(conn: apsw.Connection, ids: list[int]) -> None:
+    """Bring embedding rows written in bulk (snapshot import) into vec_embeddings, as `upsert` does one by one."""
+    held_dims, held_model = _vec_target(conn)
+    if held_dims is None or not ids:
+        return
+    conn.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
+    conn.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) SELECT id, vector FROM embeddings "
+                 "WHERE id IN (SELECT value FROM json_each(?)) AND dimensions = ? AND (? IS NULL OR model = ?)",
+                 (json.dumps(ids), held_dims, held_model, held_model))
+
+
+def vec_identity(conn: apsw.Connection) -> tuple[str, int] | None:
+    """(model, dimensions) of the vectors vec0 holds, if it was built."""
+    held_dims, held_model = _vec_target(conn)
+    return (held_model, held_dims) if held_dims is not None and held_model is not None else None
+
+
+def dominant_model(conn: apsw.Connection) -> tuple[str, int] | None:
+    """(model, dimensions) of the vectors vec0 holds, else of the most vectors."""
+    if (held := vec_identity(conn)) is not None:
+        return held
+    found = one(conn, "SELECT model, dimensions FROM embeddings GROUP BY model, dimensions ORDER BY count(*) DESC LIMIT 1")
+    return (found["model"], int(found["dimensions"])) if found else None
+
+
 def exists_for_hash(conn: apsw.Connection, content_hash: str, model: str) -> bool:
     return scalar(conn, "SELECT 1 FROM embeddings WHERE content_hash = ? AND model = ?", (content_hash, model)) is not None
 

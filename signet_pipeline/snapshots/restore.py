@@ -1,0 +1,133 @@
+"""Import a snapshot into a store, new or live.
+
+Everything is checked first (manifest, schema version, checksums, row counts): a truncated or
+modified snapshot is refused before a row is written. Rows are then written table by table in
+short transactions, matched on their natural keys, so a live service keeps answering, sees the
+rows as they land (its vector index follows the embeddings change log) and a second import of the
+same snapshot writes nothing. An interrupted import is completed by running it again.
+
+Vectors are kept when the snapshot's embedding model and dimension are the store's; otherwise
+they are left out and the embedding refresh asset embeds the imported memories.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from pydantic import BaseModel
+
+from signet_pipeline.config import ONNX_DIMENSIONS, EmbeddingConfig
+from signet_pipeline.snapshots.export import Progress
+from signet_pipeline.snapshots.manifest import Manifest, TableFile, load, scan
+from signet_pipeline.store import embeddings as embedding_store
+from signet_pipeline.store import snapshot_tables
+from signet_pipeline.store.db import Database
+from signet_pipeline.store.migrate import discover
+
+
+class TableImport(BaseModel):
+    rows: int
+    written: int
+
+    @property
+    def unchanged(self) -> int:
+        return self.rows - self.written
+
+
+class ImportReport(BaseModel):
+    snapshot_created_at: str
+    agent: str | None
+    vectors: str  # "kept" | "none in snapshot" | why they were left out
+    tables: dict[str, TableImport]
+    seconds: float
+
+    @property
+    def rows(self) -> int:
+        return sum(t.rows for t in self.tables.values())
+
+    @property
+    def written(self) -> int:
+        return sum(t.written for t in self.tables.values())
+
+
+def check(path: str | Path) -> Manifest:
+    """The snapshot's manifest once every file checks out (raises SnapshotError otherwise)."""
+    return load(Path(path), schema_version=max((m.version for m in discover()), default=0))
+
+
+def _vector_verdict(manifest: Manifest, embedding: tuple[str, int | None] | None) -> str:
+    if manifest.embedding is None or manifest.table("embeddings") is None:
+        return "none in snapshot"
+    held = (manifest.embedding.model, manifest.embedding.dimensions)
+    if embedding is None:
+        return "left out: this store has no embedding model configured"
+    if held[0] != embedding[0] or embedding[1] not in (None, held[1]):
+        return (f"left out: the snapshot holds {held[0]} ({held[1]} dimensions), this store embeds with "
+                f"{embedding[0]} ({embedding[1] or '?'} dimensions); the embedding refresh re-embeds the imported memories")
+    return "kept"
+
+
+def _records(frame: pl.DataFrame) -> list[dict]:
+    if "vector" not in frame.columns:
+        return frame.to_dicts()
+    vectors = np.ascontiguousarray(frame["vector"].to_numpy(), dtype="<f4")
+    records = frame.drop("vector").to_dicts()
+    for record, vector in zip(records, vectors):
+        record["vector"] = vector.tobytes()
+    return records
+
+
+def _import_table(db: Database, root: Path, manifest: Manifest, entry: TableFile, *, chunk: int,
+                  progress: Progress | None) -> TableImport:
+    table = snapshot_tables.BY_NAME[entry.table]
+    with db.read() as conn:
+        present = {name for name, _ in snapshot_tables.columns(conn, table.name)}
+    # A snapshot from an older schema lacks newer columns: the table's defaults fill them.
+    cols = [c.name for c in entry.columns if c.name in present and c.name not in table.skip]
+    written = done = 0
+    for frame in scan(root, entry, manifest).select(cols).collect_batches(chunk_size=chunk):
+        records = _records(frame)
+        with db.write() as conn:
+            returned = snapshot_tables.write(conn, table, cols, records)
+            if table.name == "embeddings":
+                embedding_store.reindex(conn, [int(i) for i in returned])
+        written += len(returned)
+        done += len(records)
+        if progress:
+            progress(table.name, done, entry.rows)
+    if progress and entry.rows == 0:
+        progress(table.name, 0, 0)
+    return TableImport(rows=done, written=written)
+
+
+def import_snapshot(db: Database, path: str | Path, *, embedding: tuple[str, int | None] | None, chunk: int = 2_000,
+                    progress: Progress | None = None) -> ImportReport:
+    """Import the snapshot at `path`; `embedding` is the store's (model, dimensions)."""
+    started = time.perf_counter()
+    root = Path(path)
+    manifest = check(root)
+    vectors = _vector_verdict(manifest, embedding)
+    tables: dict[str, TableImport] = {}
+    for table in snapshot_tables.TABLES:  # parents before children
+        entry = manifest.table(table.name)
+        if entry is None or (table.name == "embeddings" and vectors != "kept"):
+            continue
+        tables[table.name] = _import_table(db, root, manifest, entry, chunk=chunk, progress=progress)
+    return ImportReport(snapshot_created_at=manifest.created_at, agent=manifest.agent, vectors=vectors,
+                        tables=tables, seconds=round(time.perf_counter() - started, 3))
+
+
+def store_embedding(db: Database, config: EmbeddingConfig) -> tuple[str, int | None] | None:
+    """(model, dimensions) this store's service embeds with: what its vector table was built for,
+    else the configured model (its dimension from the config, or known for the shipped model)."""
+    with db.read() as conn:
+        held = embedding_store.vec_identity(conn)
+    if held is not None:
+        return held
+    if config.provider == "none":
+        return None
+    # A remote model of unconfigured dimension accepts the snapshot's vectors of that model.
+    return config.model, config.dimensions or (ONNX_DIMENSIONS if config.provider == "onnx" else None)
