@@ -36,7 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent / "signet_pipeline"
 LAYERS: list[set[str]] = [
     {"__init__", "config", "config_sections", "errors", "timeutil"},  # base modules, may import each other
     {"store", "text", "auth"},
-    {"analytics", "providers", "models"},
+    {"analytics", "providers", "models", "snapshots"},
     {"service"},
     {"graph"},
     {"recall", "write"},

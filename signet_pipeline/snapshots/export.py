@@ -20,7 +20,15 @@ from polars.io.plugins import register_io_source
 from signet_pipeline import __version__
 from signet_pipeline.errors import SnapshotError
 from signet_pipeline.snapshots.manifest import (
-    MANIFEST, Column, ColumnType, EmbeddingInfo, FileFormat, Manifest, TableFile, polars_type, sha256_of,
+    MANIFEST,
+    Column,
+    ColumnType,
+    EmbeddingInfo,
+    FileFormat,
+    Manifest,
+    TableFile,
+    polars_type,
+    sha256_of,
 )
 from signet_pipeline.store import embeddings as embedding_store
 from signet_pipeline.store import snapshot_tables

@@ -17,7 +17,7 @@ from signet_pipeline.ops import diagnostics
 from signet_pipeline.ops.diagnostics import DiagnosticsReport
 from signet_pipeline.service import MemoryService
 from signet_pipeline.stages.repair import run_repair
-from signet_pipeline.store import repairs as repair_store
+from signet_pipeline.store import analytics as analytics_store
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import Actor
 
@@ -48,8 +48,8 @@ CYCLE = "maintenance-cycle"  # repair_runs rows logging each cycle (the halt tra
 
 def halted(svc: MemoryService, action: str) -> bool:
     conn = svc.db.reader()
-    runs = repair_store.recent_results(conn, action, ACTOR.name, HALT_AFTER,
-                                       after_id=repair_store.last_clean_cycle(conn, CYCLE))
+    runs = analytics_store.recent_repair_results(conn, action, ACTOR.name, HALT_AFTER,
+                                       after_id=analytics_store.last_clean_repair_cycle(conn, CYCLE))
     return len(runs) == HALT_AFTER and all(r.get("scoreAfter", 0) <= r.get("scoreBefore", 0) for r in runs)
 
 
@@ -90,7 +90,7 @@ def run_cycle(svc: MemoryService) -> Cycle:
         score = outcome["result"]["scoreAfter"]  # the next action starts from here: no second report
     cycle.score_after = score
     with svc.db.write() as conn:
-        repair_store.record(conn, action=CYCLE, outcome="executed", actor=ACTOR.name, actor_type=ACTOR.type,
+        analytics_store.record_repair(conn, action=CYCLE, outcome="executed", actor=ACTOR.name, actor_type=ACTOR.type,
                             reason=cycle.mode, now=now_iso(),
                             result={"recommended": cycle.recommended, "halted": cycle.halted,
                                     "scoreBefore": cycle.score_before, "scoreAfter": cycle.score_after})

@@ -21,11 +21,11 @@ from signet_pipeline.service import MemoryService
 from signet_pipeline.stages import dedup
 from signet_pipeline.stages.embedding_refresh import MAX_ROWS, run_refresh
 from signet_pipeline.stages.retention import sweep
+from signet_pipeline.store import analytics as analytics_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import memories as mem_store
-from signet_pipeline.store import repairs as repair_store
 from signet_pipeline.store.queue import JobQueue
 from signet_pipeline.timeutil import now_iso, parse_iso, to_iso
 from signet_pipeline.write.remember import Actor
@@ -129,13 +129,13 @@ def gate(conn: apsw.Connection, settings: Settings, name: str, actor: Actor, at:
         return RepairDenied("agents may not run repairs while autonomous.enabled is false", code="repair_forbidden",
                             status=403)
     cooldown_ms, budget = ACTIONS[name].limits(settings)
-    last = repair_store.last_executed_at(conn, name)
+    last = analytics_store.repair_last_executed_at(conn, name)
     if last is not None:
         wait_s = (parse_iso(last) + timedelta(milliseconds=cooldown_ms) - at).total_seconds()
         if wait_s > 0:
             return RepairDenied(f"{name} ran at {last}; cooldown {cooldown_ms // 1000} s", code="repair_cooldown",
                                 details={"retryAfterS": int(wait_s) + 1})
-    used = repair_store.executed_since(conn, name, to_iso(at - timedelta(hours=1)))
+    used = analytics_store.repairs_executed_since(conn, name, to_iso(at - timedelta(hours=1)))
     if used >= budget:
         return RepairDenied(f"{name} used its hourly budget ({budget})", code="repair_budget_exhausted",
                             details={"retryAfterS": 3600})
@@ -154,7 +154,7 @@ def run_repair(svc: MemoryService, name: str, actor: Actor, *, reason: str | Non
     now = to_iso(at)
     with svc.db.write() as conn:
         denied = gate(conn, svc.settings, name, actor, at)
-        run_id = repair_store.record(
+        run_id = analytics_store.record_repair(
             conn, action=name, outcome="denied" if denied else "executed", actor=actor.name, actor_type=actor.type,
             reason=reason, result={"code": denied.code, "message": denied.message} if denied else None, now=now)
     if denied is not None:
@@ -165,10 +165,10 @@ def run_repair(svc: MemoryService, name: str, actor: Actor, *, reason: str | Non
             result = {**result, **annotate()}
     except Exception as exc:
         with svc.db.write() as conn:
-            repair_store.finish(conn, run_id, outcome="failed", result={"error": str(exc)[:500]})
+            analytics_store.finish_repair(conn, run_id, outcome="failed", result={"error": str(exc)[:500]})
         raise
     with svc.db.write() as conn:
-        repair_store.finish(conn, run_id, outcome="executed", result=result)
+        analytics_store.finish_repair(conn, run_id, outcome="executed", result=result)
         history_store.record(conn, memory_id="system", event="repair", now=now, changed_by=actor.name,
                              actor_type=actor.type, reason=reason or name, metadata={"action": name, **result},
                              request_id=actor.request_id)
@@ -176,4 +176,4 @@ def run_repair(svc: MemoryService, name: str, actor: Actor, *, reason: str | Non
 
 
 def recent_runs(svc: MemoryService, limit: int) -> dict[str, Any]:
-    return {"runs": repair_store.recent(svc.db.reader(), limit), "actions": sorted(ACTIONS)}
+    return {"runs": analytics_store.recent_repairs(svc.db.reader(), limit), "actions": sorted(ACTIONS)}

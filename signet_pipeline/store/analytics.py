@@ -1,11 +1,15 @@
-"""SQL for analytics: the service-wide error ring (analytics_errors), the ring of each provider's
-latest call outcomes (provider_outcomes) and job durations read from memory_jobs."""
+"""SQL for the service's operational records: the error ring (analytics_errors), the ring of each
+provider's latest call outcomes (provider_outcomes), job durations read from memory_jobs, and
+repair_runs, the log the repair gate reads (cooldown, hourly budget) and operators audit."""
 
 from __future__ import annotations
 
+import json
+from typing import Any
+
 import apsw
 
-from signet_pipeline.store.db import Row, rows
+from signet_pipeline.store.db import Row, rows, scalar
 
 ErrorRow = tuple[str, str, str, str, str | None, str | None]  # created_at, stage, code, message, memory_id, actor
 
@@ -64,3 +68,44 @@ def provider_summary(conn: apsw.Connection) -> list[Row]:
                (SELECT error FROM provider_outcomes p2 WHERE p2.provider = p.provider AND p2.error IS NOT NULL
                 ORDER BY id DESC LIMIT 1) AS last_error
         FROM provider_outcomes p GROUP BY provider ORDER BY provider""")
+
+
+# -- repair_runs ---------------------------------------------------------------------------------
+
+def record_repair(conn: apsw.Connection, *, action: str, outcome: str, actor: str, actor_type: str, reason: str | None,
+           result: dict[str, Any] | None, now: str) -> int:
+    return int(scalar(
+        conn, "INSERT INTO repair_runs(action, outcome, actor, actor_type, reason, result, created_at) "
+              "VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        (action, outcome, actor, actor_type, reason, json.dumps(result) if result is not None else None, now)))
+
+
+def repair_last_executed_at(conn: apsw.Connection, action: str) -> str | None:
+    return scalar(conn, "SELECT max(created_at) FROM repair_runs WHERE action = ? AND outcome = 'executed'", (action,))
+
+
+def repairs_executed_since(conn: apsw.Connection, action: str, since: str) -> int:
+    return int(scalar(conn, "SELECT count(*) FROM repair_runs WHERE action = ? AND outcome = 'executed' "
+                            "AND created_at >= ?", (action, since)) or 0)
+
+
+def recent_repairs(conn: apsw.Connection, limit: int) -> list[Row]:
+    return rows(conn, "SELECT * FROM repair_runs ORDER BY id DESC LIMIT ?", (limit,))
+
+
+def finish_repair(conn: apsw.Connection, run_id: int, *, outcome: str, result: dict[str, Any]) -> None:
+    conn.execute("UPDATE repair_runs SET outcome = ?, result = ? WHERE id = ?", (outcome, json.dumps(result), run_id))
+
+
+def recent_repair_results(conn: apsw.Connection, action: str, actor: str, limit: int, after_id: int = 0) -> list[dict[str, Any]]:
+    """Results of an actor's latest executed runs of an action (after `after_id`), newest first."""
+    return [json.loads(r[0]) for r in conn.execute(
+        "SELECT result FROM repair_runs WHERE action = ? AND actor = ? AND outcome = 'executed' AND result IS NOT NULL "
+        "AND id > ? ORDER BY id DESC LIMIT ?", (action, actor, after_id, limit))]
+
+
+def last_clean_repair_cycle(conn: apsw.Connection, cycle_action: str) -> int:
+    """Id of the latest maintenance cycle that found nothing to repair (0 if none)."""
+    return int(scalar(conn, "SELECT max(id) FROM repair_runs WHERE action = ? "
+                            "AND json_array_length(result, '$.recommended') = 0 AND json_array_length(result, '$.halted') = 0",
+                            (cycle_action,)) or 0)
