@@ -16,7 +16,7 @@ import yaml
 from pydantic import AliasChoices, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from signet_pipeline.config_sections import PipelineV2Config, Section
+from signet_pipeline.config_sections import BackupConfig, PipelineV2Config, Section
 from signet_pipeline.errors import ConfigError
 
 DEFAULT_WORKSPACE = Path("~/.agents")
@@ -220,6 +220,7 @@ class Settings(BaseSettings):
     repair: RepairConfig = RepairConfig()
     auth: AuthConfig = AuthConfig()
     agents: AgentsConfig = AgentsConfig()
+    backup: BackupConfig = BackupConfig()
 
     @model_validator(mode="after")
     def _expand(self) -> "Settings":
@@ -241,6 +242,10 @@ class Settings(BaseSettings):
     @property
     def auth_secret_path(self) -> Path:
         return (self.auth.secret_path or self.workspace / "auth.secret").expanduser()
+
+    @property
+    def backups_dir(self) -> Path:
+        return self.workspace / "backups"
 
     @property
     def dagster_home(self) -> Path:

@@ -150,6 +150,18 @@ class RetentionConfig(Section):
     change_log_batch: int = Field(50_000, ge=1, le=10_000_000)
 
 
+class BackupConfig(Section):
+    """Daily backups (the `store_backup` asset): a database copy and a Parquet snapshot per day
+    under `<workspace>/backups/<day>/`, the newest `keep` days kept."""
+
+    enabled: bool = True
+    keep: int = Field(7, ge=1, le=3_650, description="days of backups kept")
+    parquet: bool = Field(True, description="also write the portable Parquet snapshot")
+    # The schedule backs up the day that just ended, at this time of the next day (server time).
+    hour: int = Field(2, ge=0, le=23)
+    minute: int = Field(30, ge=0, le=59)
+
+
 class HintsConfig(Section):
     """Prospective indexing (spec "Prospective Indexing (Hints)"): questions a memory would answer,
     generated after the write and searched beside the content (max-merged, never added). On by

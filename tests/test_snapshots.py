@@ -2,11 +2,15 @@
 
 import json
 
+import dagster as dg
 import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
 from signet_pipeline.config import load_settings
+from signet_pipeline.defs.assets.backups import store_backup
+from signet_pipeline.defs.definitions import defs
+from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.errors import SnapshotError
 from signet_pipeline.graph.persist import persist_triples
 from signet_pipeline.models import ExtractedEntity, RememberRequest
@@ -16,9 +20,11 @@ from signet_pipeline.snapshots.manifest import MANIFEST
 from signet_pipeline.snapshots.restore import import_snapshot
 from signet_pipeline.store import snapshot_tables
 from signet_pipeline.store.db import Database, one
+from signet_pipeline.store.migrate import migrate
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import remember
 from tests.conftest import recall, settle
+from tests.test_cli import run_signet
 
 
 def _fill(svc) -> dict[str, str]:
@@ -64,8 +70,6 @@ def source(make_service):
 
 @pytest.fixture
 def target_db(tmp_path):
-    from signet_pipeline.store.migrate import migrate
-
     db = Database(tmp_path / "target" / "memories.db")
     migrate(db)
     yield db
@@ -174,8 +178,6 @@ def test_a_live_service_recalls_imported_memories_without_a_restart(source, tmp_
 
 
 def test_the_cli_exports_and_imports_with_progress_and_refuses_a_damaged_snapshot(source, tmp_path):
-    from tests.test_cli import run_signet
-
     source.close()  # the CLI opens the workspace's store itself
     snap = tmp_path / "cli-snap"
     out = run_signet("--workspace", str(source.settings.workspace), "export", str(snap), "--format", "jsonl")
@@ -190,3 +192,34 @@ def test_the_cli_exports_and_imports_with_progress_and_refuses_a_damaged_snapsho
     (snap / "memories.jsonl").write_text("")
     damaged = run_signet("--workspace", str(tmp_path / "third"), "import", str(snap))
     assert damaged.returncode == 2 and "checksum" in damaged.stderr
+
+
+def _backup(workspace, day, instance):
+    result = dg.materialize([store_backup], instance=instance, partition_key=day,
+                            resources={"signet": SignetStoreResource(workspace=str(workspace))})
+    assert result.success
+    return result.asset_materializations_for_node("store_backup")[0].metadata
+
+
+def test_the_backup_asset_keeps_the_newest_days_and_each_restores(source, workspace, tmp_path, monkeypatch):
+    monkeypatch.setenv("SIGNET_BACKUP__KEEP", "2")
+    with dg.instance_for_test() as instance:
+        for day in ("2026-11-20", "2026-11-21", "2026-11-22"):
+            meta = _backup(workspace, day, instance)
+    assert meta["integrity"].value == "ok" and meta["memories"].value == 4
+    assert meta["removed_days"].value == ["2026-11-20"] and meta["kept_days"].value == ["2026-11-21", "2026-11-22"]
+    backups = sorted(p.name for p in (workspace / "backups").iterdir())
+    assert backups == ["2026-11-21", "2026-11-22"]
+    copy = Database(workspace / "backups" / "2026-11-22" / "memories.db")  # the copy is a working store
+    assert _dump(copy, "memories") == _dump(source.db, "memories")
+    copy.close()
+    restored = Database(tmp_path / "restored.db")
+    migrate(restored)
+    import_snapshot(restored, workspace / "backups" / "2026-11-22" / "snapshot", embedding=_identity(source))
+    assert _dump(restored, "entities") == _dump(source.db, "entities")
+    restored.close()
+
+
+def test_the_backup_schedule_backs_up_the_day_that_ended():
+    schedule = defs.get_repository_def().get_schedule_def("backup_schedule")
+    assert schedule.cron_schedule == "30 2 * * *" and schedule.job_name == "backup"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dagster as dg
 
+from signet_pipeline.defs.assets.backups import store_backup
 from signet_pipeline.defs.assets.documents import document_ingest
 from signet_pipeline.defs.assets.embeddings import (
     embedding_backfill,
@@ -30,6 +31,7 @@ from signet_pipeline.defs.assets.projection import (
 from signet_pipeline.defs.assets.sessions import session_summaries
 from signet_pipeline.defs.checks import DIAGNOSTIC_CHECKS, derived_facts_provenance
 from signet_pipeline.defs.jobs import (
+    backup_job,
     communities_job,
     documents_job,
     maintenance_job,
@@ -38,7 +40,7 @@ from signet_pipeline.defs.jobs import (
     sessions_job,
 )
 from signet_pipeline.defs.resources import EmbedderResource, LlmResource, SignetStoreResource
-from signet_pipeline.defs.schedules import communities_schedule, maintenance_schedule, retention_schedule
+from signet_pipeline.defs.schedules import backup_schedule, communities_schedule, maintenance_schedule, retention_schedule
 from signet_pipeline.defs.sensors import (
     MEMORY_JOBS,
     document_jobs_sensor,
@@ -49,13 +51,14 @@ from signet_pipeline.defs.sensors import (
 
 defs = dg.Definitions(
     assets=[MEMORY_JOBS, memory_pipeline, reextracted_facts, entity_communities, retention_sweep, maintenance_cycle, embedding_projection,
-            embedding_refresh, embedding_backfill, document_ingest, session_summaries],
+            embedding_refresh, embedding_backfill, document_ingest, session_summaries, store_backup],
     asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
     jobs=[process_memories_job, communities_job, retention_job, maintenance_job,
-          projection_job, embedding_refresh_job, embedding_backfill_job, documents_job, sessions_job],
+          projection_job, embedding_refresh_job, embedding_backfill_job, documents_job, sessions_job, backup_job],
     sensors=[memory_jobs_sensor, projection_request_sensor,
              embedding_refresh_sensor, document_jobs_sensor, session_jobs_sensor, queue_backlog_sensor],
-    schedules=[communities_schedule, retention_schedule, maintenance_schedule, projection_refresh_schedule],
+    schedules=[communities_schedule, retention_schedule, maintenance_schedule, projection_refresh_schedule,
+               backup_schedule],
     resources={
         "signet": SignetStoreResource(embedder=EmbedderResource()),
         "llm": LlmResource(),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dagster as dg
 
+from signet_pipeline.defs.assets.backups import store_backup
 from signet_pipeline.defs.assets.documents import document_ingest
 from signet_pipeline.defs.assets.graph import entity_communities
 from signet_pipeline.defs.assets.maintenance import maintenance_cycle, retention_sweep
@@ -55,4 +56,10 @@ retention_job = dg.define_asset_job(
 maintenance_job = dg.define_asset_job(
     "maintenance", selection=dg.AssetSelection.assets(maintenance_cycle),
     description="One maintenance cycle: diagnose, then (execute mode) repair through the gate.",
+)
+
+backup_job = dg.define_asset_job(
+    "backup", selection=dg.AssetSelection.assets(store_backup),
+    description="Back up one day (database copy + Parquet snapshot). Scheduled daily at backup.hour:backup.minute "
+                "for the day that ended; launch a partition or a backfill by hand for a backup now.",
 )

@@ -3,7 +3,7 @@
 import dagster as dg
 
 from signet_pipeline.config import load_settings
-from signet_pipeline.defs.jobs import communities_job, maintenance_job, retention_job
+from signet_pipeline.defs.jobs import backup_job, communities_job, maintenance_job, retention_job
 
 communities_schedule = dg.ScheduleDefinition(
     job=communities_job, cron_schedule="15 3 * * *", default_status=dg.DefaultScheduleStatus.RUNNING,
@@ -36,4 +36,11 @@ maintenance_schedule = dg.ScheduleDefinition(
     default_status=dg.DefaultScheduleStatus.RUNNING,
     description="Maintenance cycle every autonomous.maintenanceIntervalMs (default 30 min); does nothing while "
                 "autonomous.frozen or not autonomous.enabled.",
+)
+
+backup_schedule = dg.build_schedule_from_partitioned_job(
+    backup_job, hour_of_day=_settings.backup.hour, minute_of_hour=_settings.backup.minute,
+    default_status=dg.DefaultScheduleStatus.RUNNING if _settings.backup.enabled else dg.DefaultScheduleStatus.STOPPED,
+    description="Backs up the day that ended, daily at backup.hour:backup.minute (default 02:30); keeps the newest "
+                "backup.keep days under <workspace>/backups.",
 )
