@@ -14,6 +14,7 @@ from signet_api.routes import (
     analytics,
     auth,
     checkpoints,
+    connectors,
     diagnostics,
     documents,
     embeddings,
@@ -75,6 +76,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.include_router(mutations.router)
     app.include_router(feedback.router)
     app.include_router(documents.router)
+    app.include_router(connectors.router)
     app.include_router(knowledge.router)
     hooks.install(app)  # the router and its no-op answers
     app.include_router(checkpoints.router)

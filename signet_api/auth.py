@@ -57,6 +57,12 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/documents"): "documents", ("GET", "/api/documents"): "documents",
     ("GET", "/api/documents/{document_id}"): "documents", ("GET", "/api/documents/{document_id}/chunks"): "documents",
     ("DELETE", "/api/documents/{document_id}"): "documents",
+    # Connectors read the disk of the machine the service runs on: operators register and sync them.
+    ("GET", "/api/connectors"): "diagnostics", ("GET", "/api/connectors/{connector_id}"): "diagnostics",
+    ("GET", "/api/connectors/{connector_id}/health"): "diagnostics",
+    ("POST", "/api/connectors"): "operator", ("DELETE", "/api/connectors/{connector_id}"): "operator",
+    ("POST", "/api/connectors/{connector_id}/sync"): "operator",
+    ("POST", "/api/connectors/{connector_id}/sync/full"): "operator",
 }
 # Sliding-window limits per actor and operation (spec: forget 30/min, modify 60/min, batch forget 5/min).
 RATE_LIMITS: dict[tuple[str, str], tuple[str, int]] = {

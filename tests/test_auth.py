@@ -97,6 +97,11 @@ def test_team_mode_needs_a_token_except_on_open_routes(team):
     ("agent", "GET", "/api/diagnostics", None, False),
     ("agent", "POST", "/api/repair/check-fts", None, False),
     ("operator", "POST", "/api/repair/check-fts", None, True),
+    ("agent", "POST", "/api/connectors", {"provider": "filesystem", "displayName": "x",
+                                          "settings": {"rootPath": "/etc"}}, False),
+    ("agent", "GET", "/api/connectors", None, False),
+    ("operator", "POST", "/api/connectors", {"provider": "filesystem", "displayName": "x",
+                                             "settings": {"rootPath": "/tmp"}}, True),
     ("operator", "POST", "/api/auth/token", {"sub": "x", "role": "agent"}, False),
     ("admin", "POST", "/api/auth/token", {"sub": "x", "role": "agent"}, True),
 ])
@@ -104,7 +109,7 @@ def test_the_role_matrix(team, role, method, path, body, allowed):
     client, token = team
     response = client.request(method, path, json=body, headers=token(role))
     if allowed:
-        assert response.status_code == 200, response.text
+        assert response.status_code in (200, 201), response.text
     else:
         assert response.status_code == 403 and response.json()["error"]["code"] == "permission_denied"
 

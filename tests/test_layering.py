@@ -40,7 +40,7 @@ LAYERS: list[set[str]] = [
     {"service"},
     {"graph"},
     {"recall", "write"},
-    {"mutations", "sessions"},
+    {"mutations", "sessions", "connectors"},
     {"ops"},
     {"stages"},
     {"defs"},

@@ -10,7 +10,7 @@ from __future__ import annotations
 import dagster as dg
 
 from signet_pipeline.defs.assets.backups import store_backup
-from signet_pipeline.defs.assets.documents import document_ingest
+from signet_pipeline.defs.assets.documents import connector_sync, document_ingest
 from signet_pipeline.defs.assets.embeddings import (
     embedding_backfill,
     embedding_backfill_job,
@@ -33,6 +33,7 @@ from signet_pipeline.defs.checks import DIAGNOSTIC_CHECKS, derived_facts_provena
 from signet_pipeline.defs.jobs import (
     backup_job,
     communities_job,
+    connectors_job,
     documents_job,
     maintenance_job,
     process_memories_job,
@@ -43,6 +44,7 @@ from signet_pipeline.defs.resources import EmbedderResource, LlmResource, Signet
 from signet_pipeline.defs.schedules import backup_schedule, communities_schedule, maintenance_schedule, retention_schedule
 from signet_pipeline.defs.sensors import (
     MEMORY_JOBS,
+    connector_jobs_sensor,
     document_jobs_sensor,
     memory_jobs_sensor,
     queue_backlog_sensor,
@@ -51,12 +53,15 @@ from signet_pipeline.defs.sensors import (
 
 defs = dg.Definitions(
     assets=[MEMORY_JOBS, memory_pipeline, reextracted_facts, entity_communities, retention_sweep, maintenance_cycle, embedding_projection,
-            embedding_refresh, embedding_backfill, document_ingest, session_summaries, store_backup],
+            embedding_refresh, embedding_backfill, document_ingest, session_summaries, store_backup,
+            connector_sync],
     asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
     jobs=[process_memories_job, communities_job, retention_job, maintenance_job,
-          projection_job, embedding_refresh_job, embedding_backfill_job, documents_job, sessions_job, backup_job],
+          projection_job, embedding_refresh_job, embedding_backfill_job, documents_job, sessions_job, backup_job,
+          connectors_job],
     sensors=[memory_jobs_sensor, projection_request_sensor,
-             embedding_refresh_sensor, document_jobs_sensor, session_jobs_sensor, queue_backlog_sensor],
+             embedding_refresh_sensor, document_jobs_sensor, session_jobs_sensor, queue_backlog_sensor,
+             connector_jobs_sensor],
     schedules=[communities_schedule, retention_schedule, maintenance_schedule, projection_refresh_schedule,
                backup_schedule],
     resources={

@@ -11,12 +11,12 @@ from __future__ import annotations
 import dagster as dg
 
 from signet_pipeline.defs.assets.backups import store_backup
-from signet_pipeline.defs.assets.documents import document_ingest
+from signet_pipeline.defs.assets.documents import connector_sync, document_ingest
 from signet_pipeline.defs.assets.graph import entity_communities
 from signet_pipeline.defs.assets.maintenance import maintenance_cycle, retention_sweep
 from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
 from signet_pipeline.defs.assets.sessions import session_summaries
-from signet_pipeline.store.queue import DOCUMENT_INGEST, SESSION_SUMMARY
+from signet_pipeline.store.queue import CONNECTOR_SYNC, DOCUMENT_INGEST, SESSION_SUMMARY
 
 QUEUE_TAG = "signet/queue"
 MEMORY_QUEUE_TAG = "memory"  # the extract, structural_classify and prospective_index queues
@@ -34,6 +34,12 @@ documents_job = dg.define_asset_job(
     "ingest_documents", selection=dg.AssetSelection.assets(document_ingest), tags={QUEUE_TAG: DOCUMENT_INGEST},
     description="Drains the `document_ingest` queue: fetch or read, chunk, write chunk memories. "
                 + _DRAIN.format(sensor="document_jobs_sensor"),
+)
+
+connectors_job = dg.define_asset_job(
+    "sync_connectors", selection=dg.AssetSelection.assets(connector_sync), tags={QUEUE_TAG: CONNECTOR_SYNC},
+    description="Drains the `connector_sync` queue: each requested sync reads new or changed files into documents "
+                "and queues their ingest. " + _DRAIN.format(sensor="connector_jobs_sensor"),
 )
 
 sessions_job = dg.define_asset_job(

@@ -23,13 +23,13 @@ from signet_pipeline.config import load_settings
 from signet_pipeline.config_sections import PipelineV2Config
 from signet_pipeline.defs.assets.memory_pipeline import MEMORY_QUEUES
 from signet_pipeline.defs.assets.metadata import IN_FLIGHT
-from signet_pipeline.defs.jobs import QUEUE_TAG, documents_job, process_memories_job, sessions_job
+from signet_pipeline.defs.jobs import QUEUE_TAG, connectors_job, documents_job, process_memories_job, sessions_job
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.errors import ConfigError
 from signet_pipeline.ops.backlog import Backlog, backlog
 from signet_pipeline.stages.drain.loop import release_dead_workers, release_worker
 from signet_pipeline.store import jobs as job_store
-from signet_pipeline.store.queue import DOCUMENT_INGEST, SESSION_SUMMARY, JobQueue
+from signet_pipeline.store.queue import CONNECTOR_SYNC, DOCUMENT_INGEST, SESSION_SUMMARY, JobQueue
 
 # dagster/max_runtime of a drain run: its budget plus this, after which run monitoring fails a run
 # that never reached its drain loop (its worker never registered, so no heartbeat can go stale).
@@ -152,6 +152,13 @@ document_jobs_sensor = queue_sensor(
     poll_ms=lambda pipeline: pipeline.documents.worker_interval_ms,
     description="Watches memory_jobs for due `document_ingest` jobs (queued by POST /api/documents) and, when no "
                 "ingest_documents run is queued or running, requests one drain run; frees dead workers' leases.",
+)
+
+connector_jobs_sensor = queue_sensor(
+    name="connector_jobs_sensor", job_types=(CONNECTOR_SYNC,), job=connectors_job,
+    poll_ms=lambda pipeline: pipeline.documents.worker_interval_ms,
+    description="Watches memory_jobs for due `connector_sync` jobs (queued by POST /api/connectors/{id}/sync) and, "
+                "when no sync_connectors run is queued or running, requests one drain run; frees dead workers' leases.",
 )
 
 session_jobs_sensor = queue_sensor(

@@ -21,6 +21,7 @@ from pydantic import BaseModel, Field
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import NotFound
 from signet_pipeline.store import analytics as analytics_store
+from signet_pipeline.store import documents as doc_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import jobs as job_store
@@ -39,6 +40,7 @@ FTS_MISMATCH_MAX = 0.10
 EMBEDDING_COVERAGE_MIN = 0.80
 RECOVERIES_MAX = 5
 RECOVERY_WINDOW_DAYS = 7
+CONNECTOR_ERROR_AGE_MAX_S = 86_400
 
 
 def status_of(score: float) -> Status:
@@ -146,9 +148,17 @@ def mutation(db: Database, settings: Settings, now: datetime) -> DomainHealth:
 
 
 def connector(db: Database, settings: Settings, now: datetime) -> DomainHealth:
-    # This service runs no connectors (file watchers, platform sync); the domain keeps its weight
-    # so composite scores stay comparable with the reference system's.
-    return _Scorer("connector").result({"connectors": 0, "note": "no connectors run in this service"})
+    c = doc_store.connector_health(db.reader())
+    oldest = parse_iso(c["oldest_error_at"]) if c.get("oldest_error_at") else None
+    age_s = round((now - oldest).total_seconds()) if oldest else None
+    sc = _Scorer("connector")
+    errors = c.get("errors", 0)
+    # Each failing connector costs its share of the domain; one failing for over a day costs more.
+    sc.trip(errors > 0, 0.5 * errors / max(c.get("total", 1), 1), f"{errors} of {c.get('total')} connector(s) "
+            "failed their last sync: see GET /api/connectors/{id}/health and sync again")
+    sc.trip(age_s is not None and age_s > CONNECTOR_ERROR_AGE_MAX_S, 0.3,
+            f"a connector has been failing for {age_s} s (> {CONNECTOR_ERROR_AGE_MAX_S} s)")
+    return sc.result({"connectors": c.get("total", 0), "errors": errors, "oldestErrorAgeS": age_s})
 
 
 DOMAINS: dict[str, Callable[[Database, Settings, datetime], DomainHealth]] = {

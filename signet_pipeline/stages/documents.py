@@ -21,6 +21,7 @@ from signet_pipeline.stages.drain.jobs import JobBatch, run_queue_jobs
 from signet_pipeline.store import documents as doc_store
 from signet_pipeline.store.queue import DOCUMENT_INGEST, JobQueue
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.documents import retire_chunks
 from signet_pipeline.write.remember import Actor, remember_many
 
 CHUNK_TYPE = "document_chunk"
@@ -36,6 +37,7 @@ class IngestReport(BaseModel):
     chunks: int = 0
     memories: int = 0
     deduped: int = 0
+    retired: int = 0  # chunks of the document's previous text it no longer has
     bytes: int = 0
     elapsed_ms: float = 0.0
     skipped: str | None = None
@@ -79,7 +81,12 @@ def ingest(svc: MemoryService, document_id: str) -> IngestReport:
                             visibility=src["visibility"], project=src["project"]) for chunk in chunks],
             ACTOR, chunk_size=SLICE, pipeline_jobs=False)
         _status(svc, document_id, "indexing")
+        kept = {r.id for r in results}
         with svc.db.write() as conn:
+            # Text that changed (a connector re-read the file): the chunks it no longer has retire.
+            stale = [m for m in doc_store.owned_chunk_ids(conn, document_id) if m not in kept]
+            report.retired = retire_chunks(conn, document_id, stale, actor=ACTOR, reason="document changed",
+                                           now=now_iso())
             doc_store.link(conn, document_id, [(i, r.id) for i, r in enumerate(results)])
         report.memories = len({r.id for r in results})
         report.deduped = sum(r.deduped for r in results)

@@ -86,6 +86,76 @@ def owned_chunk_ids(conn: apsw.Connection, document_id: str) -> list[str]:
         (document_id, document_id))]
 
 
+def unlink(conn: apsw.Connection, document_id: str, memory_ids: list[str]) -> None:
+    conn.execute("DELETE FROM document_memories WHERE document_id = ? AND memory_id IN (SELECT value FROM json_each(?))",
+                 (document_id, json.dumps(memory_ids)))
+
+
 def delete(conn: apsw.Connection, document_id: str) -> bool:
     conn.execute("DELETE FROM document_memories WHERE document_id = ?", (document_id,))
     return bool(list(conn.execute("DELETE FROM documents WHERE id = ? RETURNING 1", (document_id,))))
+
+
+# -- connectors: the sources documents are pulled from --------------------------------------------
+
+def insert_connector(conn: apsw.Connection, values: dict[str, Any]) -> None:
+    conn.execute("INSERT INTO connectors(id, provider, display_name, settings, created_at, updated_at) "
+                 "VALUES (:id, :provider, :display_name, :settings, :now, :now)", values)
+
+
+def connector(conn: apsw.Connection, connector_id: str) -> Row | None:
+    return one(conn, "SELECT * FROM connectors WHERE id = ?", (connector_id,))
+
+
+def connectors(conn: apsw.Connection) -> list[Row]:
+    return rows(conn, "SELECT * FROM connectors ORDER BY created_at, id")
+
+
+def delete_connector(conn: apsw.Connection, connector_id: str) -> bool:
+    return conn.execute("DELETE FROM connectors WHERE id = ? RETURNING 1", (connector_id,)).fetchone() is not None
+
+
+def set_connector_status(conn: apsw.Connection, connector_id: str, status: str, *, now: str,
+                         error: str | None = None, result: dict[str, Any] | None = None) -> None:
+    conn.execute("UPDATE connectors SET status = ?, updated_at = ?, "
+                 "last_error = CASE WHEN ? = 'error' THEN ? ELSE last_error END, "
+                 "last_error_at = CASE WHEN ? = 'error' THEN ? ELSE last_error_at END, "
+                 "last_result = coalesce(?, last_result) WHERE id = ?",
+                 (status, now, status, error, status, now, json.dumps(result) if result is not None else None,
+                  connector_id))
+
+
+def finish_sync(conn: apsw.Connection, connector_id: str, *, cursor: dict[str, Any], now: str,
+                result: dict[str, Any]) -> None:
+    """A successful sync: cursor, last_sync_at and status in one statement (one transaction)."""
+    conn.execute("UPDATE connectors SET status = 'idle', cursor_json = ?, last_sync_at = ?, last_error = NULL, "
+                 "last_error_at = NULL, last_result = ?, updated_at = ? WHERE id = ?",
+                 (json.dumps(cursor), now, json.dumps(result), now, connector_id))
+
+
+def by_source_url(conn: apsw.Connection, source_url: str) -> Row | None:
+    return one(conn, "SELECT id, content_hash, connector_id, status FROM documents WHERE source_url = ? "
+                     "ORDER BY created_at LIMIT 1", (source_url,))
+
+
+def connector_documents(conn: apsw.Connection, connector_id: str) -> list[Row]:
+    return rows(conn, "SELECT id, source_url FROM documents WHERE connector_id = ?", (connector_id,))
+
+
+def count_under(conn: apsw.Connection, prefix: str) -> int:
+    """Documents whose source_url starts with `prefix` (a directory path ending in its separator)."""
+    return int(scalar(conn, "SELECT count(*) FROM documents WHERE source_url >= ? AND source_url < ?",
+                      (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))) or 0)
+
+
+def replace_content(conn: apsw.Connection, document_id: str, *, raw_content: str, content_hash: str, title: str,
+                    now: str) -> None:
+    """New text for a document, queued again (ingest retires the chunks the new text no longer has)."""
+    conn.execute("UPDATE documents SET raw_content = ?, content_hash = ?, title = ?, status = 'queued', error = NULL, "
+                 "chunk_count = 0, memory_count = 0, completed_at = NULL, updated_at = ? WHERE id = ?",
+                 (raw_content, content_hash, title, now, document_id))
+
+
+def connector_health(conn: apsw.Connection) -> Row:
+    return one(conn, "SELECT count(*) AS total, coalesce(sum(status = 'error'), 0) AS errors, "
+                     "min(CASE WHEN status = 'error' THEN last_error_at END) AS oldest_error_at FROM connectors") or {}

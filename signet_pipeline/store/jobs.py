@@ -19,6 +19,12 @@ import apsw
 from signet_pipeline.store.db import Row, one, rows, scalar
 
 
+def live_for_payload(conn: apsw.Connection, job_type: str, key: str, value: str) -> bool:
+    """Whether a pending or leased job of this type carries `value` under `key` in its payload."""
+    return scalar(conn, "SELECT 1 FROM memory_jobs WHERE job_type = ? AND status IN ('pending', 'leased') "
+                        "AND json_extract(payload, '$.' || ?) = ? LIMIT 1", (job_type, key, value)) is not None
+
+
 def enqueue(conn: apsw.Connection, *, job_type: str, now: str, memory_id: str | None = None,
             document_id: str | None = None, entity_id: str | None = None, session_key: str | None = None,
             payload: dict[str, Any] | None = None, max_attempts: int = 3) -> tuple[int, bool]:

@@ -92,6 +92,21 @@ def chunks(svc: MemoryService, document_id: str, *, agent_id: str) -> dict[str, 
         for r in found]}
 
 
+def retire_chunks(conn, document_id: str, memory_ids: list[str], *, actor: Actor, reason: str, now: str) -> int:
+    """Tombstone chunk memories of a document (recoverable, then purged by retention), a history row
+    each, and unlink them; returns how many were live. Inside the caller's write transaction."""
+    tombstoned = 0
+    for memory_id in memory_ids:
+        version = writes.soft_delete_if_live(conn, memory_id, now=now, actor=actor.name)
+        if version is not None:
+            tombstoned += 1
+            history_store.record(conn, memory_id=memory_id, event="deleted", now=now, changed_by=actor.name,
+                                 actor_type=actor.type, reason=reason, request_id=actor.request_id,
+                                 metadata={"documentId": document_id, "toVersion": version})
+    doc_store.unlink(conn, document_id, memory_ids)
+    return tombstoned
+
+
 def delete(svc: MemoryService, document_id: str, *, agent_id: str, actor: Actor,
            project_scope: str | None = None) -> dict[str, Any]:
     """The document and its links go; the chunk memories it created (and no other document
@@ -103,14 +118,7 @@ def delete(svc: MemoryService, document_id: str, *, agent_id: str, actor: Actor,
             (project_scope is not None and row["project"] != project_scope):
         raise Forbidden(f"document {document_id} is not this caller's to delete", code="scope_denied")
     with svc.db.write() as conn:
-        now = now_iso()
-        tombstoned = 0
-        for memory_id in doc_store.owned_chunk_ids(conn, document_id):
-            version = writes.soft_delete_if_live(conn, memory_id, now=now, actor=actor.name)
-            if version is not None:
-                tombstoned += 1
-                history_store.record(conn, memory_id=memory_id, event="deleted", now=now, changed_by=actor.name,
-                                     actor_type=actor.type, reason="document deleted", request_id=actor.request_id,
-                                     metadata={"documentId": document_id, "toVersion": version})
+        tombstoned = retire_chunks(conn, document_id, doc_store.owned_chunk_ids(conn, document_id), actor=actor,
+                                   reason="document deleted", now=now_iso())
         doc_store.delete(conn, document_id)
     return {"id": document_id, "status": "deleted", "memoriesDeleted": tombstoned}

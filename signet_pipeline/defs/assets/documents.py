@@ -1,13 +1,14 @@
-"""Document ingest asset (queue-driven): URLs and texts queued through /api/documents become
-chunk memories."""
+"""Document assets (queue-driven): URLs and texts queued through /api/documents become chunk
+memories; connector syncs feed files into the same queue."""
 
 import dagster as dg
 
 from signet_pipeline.defs.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
 from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.stages.connectors import run_connector_jobs
 from signet_pipeline.stages.documents import run_document_jobs
 from signet_pipeline.stages.drain.jobs import JobBatch
-from signet_pipeline.store.queue import DOCUMENT_INGEST
+from signet_pipeline.store.queue import CONNECTOR_SYNC, DOCUMENT_INGEST
 
 GROUP = "documents"
 
@@ -38,5 +39,34 @@ def document_ingest(context: dg.AssetExecutionContext, config: DrainConfig,
         "documents_table": table(["document", "title", "chunks", "memories", "bytes", "ms"],
                                  [[r.document_id[:8], r.title or "-", r.chunks, r.memories, r.bytes, r.elapsed_ms]
                                   for r in done[:20]], empty="no documents ingested"),
+        "errors": bullet_list(batch.failed[:20]),
+    })
+
+
+@dg.asset(
+    group_name=GROUP, kinds={"python", "sqlite"},
+    description="Connector syncs: drains the `connector_sync` queue (POST /api/connectors/{id}/sync). A filesystem "
+                "sync walks rootPath, reads the files matching `patterns` (minus `ignorePatterns`) whose mtime is newer "
+                "than the cursor (every file on a full sync), upserts one document per file (matched by its path) and "
+                "queues its ingest; documents whose file is gone are deleted. Unreadable, oversized or non-UTF-8 files "
+                "are per-file errors; a sync that cannot walk its root sets the connector's status to error.",
+)
+def connector_sync(context: dg.AssetExecutionContext, config: DrainConfig,
+                   signet: SignetStoreResource) -> dg.MaterializeResult:
+    svc = signet.service()
+    batch: JobBatch = JobBatch()
+    report = drain_queue(context, config, signet, (CONNECTOR_SYNC,),
+                         [lambda queue: lambda limit: batch.add(run_connector_jobs(svc, queue, limit))])
+    results = batch.reports
+    file_errors = [e for r in results for e in r.errors]
+    if file_errors:
+        context.log.warning("%d file(s) could not be read: %s", len(file_errors), file_errors[0].path)
+    return dg.MaterializeResult(metadata={
+        **report.as_metadata(), "syncs": len(results), "files_scanned": sum(r.scanned for r in results),
+        "files_queued": sum(r.queued for r in results), "files_unchanged": sum(r.unchanged for r in results),
+        "documents_removed": sum(r.removed for r in results), "file_errors": len(file_errors),
+        "failures": len(batch.failed),
+        "file_errors_table": table(["file", "error"], [[e.path, e.error] for e in file_errors[:20]],
+                                   empty="no file errors"),
         "errors": bullet_list(batch.failed[:20]),
     })

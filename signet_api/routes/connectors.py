@@ -1,0 +1,58 @@
+"""Connectors (more-endpoints "Connectors"): register a source, sync it (a Dagster run does the
+work), read its health, delete it with or without its documents."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Path, Query
+
+from signet_api.deps import actor, service
+from signet_pipeline.connectors import registry
+from signet_pipeline.connectors.models import ConnectorRequest
+from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.service import MemoryService
+from signet_pipeline.write.remember import Actor
+
+router = APIRouter(tags=["connectors"])
+Service = Annotated[MemoryService, Depends(service)]
+ConnectorId = Annotated[str, Path(min_length=1, max_length=100)]
+
+
+@router.get("/api/connectors", summary="Registered connectors")
+def list_route(svc: Service) -> dict[str, Any]:
+    return registry.listing(svc)
+
+
+@router.post("/api/connectors", status_code=201, summary="Register a connector (provider `filesystem`)")
+def create_route(body: ConnectorRequest, svc: Service) -> dict[str, Any]:
+    return registry.register(svc, body)
+
+
+@router.get("/api/connectors/{connector_id}", summary="One connector")
+def get_route(connector_id: ConnectorId, svc: Service) -> dict[str, Any]:
+    return registry.get(svc, connector_id)
+
+
+@router.delete("/api/connectors/{connector_id}", summary="Delete a connector; cascade=true deletes its documents too")
+def delete_route(connector_id: ConnectorId, svc: Service, who: Annotated[Actor, Depends(actor)],
+                 cascade: bool = False) -> dict[str, Any]:
+    return registry.delete(svc, connector_id, cascade=cascade, actor=who)
+
+
+@router.post("/api/connectors/{connector_id}/sync", summary="Sync files changed since the last sync (in the background)")
+def sync_route(connector_id: ConnectorId, svc: Service) -> dict[str, Any]:
+    return registry.request_sync(svc, connector_id, full=False)
+
+
+@router.post("/api/connectors/{connector_id}/sync/full", summary="Reprocess every matching file (confirm=true)")
+def full_sync_route(connector_id: ConnectorId, svc: Service,
+                    confirm: Annotated[bool, Query()] = False) -> dict[str, Any]:
+    if not confirm:
+        raise InvalidRequest("a full sync reprocesses every file: add ?confirm=true", code="confirmation_required")
+    return registry.request_sync(svc, connector_id, full=True)
+
+
+@router.get("/api/connectors/{connector_id}/health", summary="Status, last sync and a live document count")
+def health_route(connector_id: ConnectorId, svc: Service) -> dict[str, Any]:
+    return registry.health(svc, connector_id)
