@@ -25,6 +25,7 @@ from pydantic import BaseModel
 
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.store import analytics as analytics_store
+from signet_pipeline.store import documents as doc_store
 from signet_pipeline.store.db import Database
 from signet_pipeline.timeutil import now_iso
 
@@ -173,7 +174,7 @@ class UsageReport(BaseModel):
     actors: dict[str, ActorStats]
     providers: dict[str, ProviderStats]
     providerWindow: int = PROVIDER_WINDOW  # provider stats cover each provider's latest calls
-    connectors: dict[str, dict[str, int]]  # no connector runs in this service yet
+    connectors: dict[str, dict[str, int]]  # per connector: documents, ingested, failing (0/1)
 
 
 _MUTATION_WORDS = ("/modify", "/forget", "/recover")
@@ -232,7 +233,9 @@ class Analytics:
             actors = {k: ActorStats(requests=v[0], remembers=v[1], recalls=v[2], mutations=v[3], other=v[4])
                       for k, v in self._actors.items()}
         return UsageReport(since=self.started_at, endpoints=endpoints, actors=actors,
-                           providers=provider_usage(db), connectors={})
+                           providers=provider_usage(db),
+                           connectors={r["id"]: {"documents": r["documents"], "ingested": r["ingested"],
+                                                 "failing": r["failing"]} for r in doc_store.connector_usage(db.reader())})
 
     def latency(self, db: Database) -> LatencyReport:
         with self._lock:

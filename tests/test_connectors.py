@@ -150,3 +150,11 @@ def test_delete_with_cascade_takes_the_documents_and_their_memories(client, svc,
     assert client.get("/api/documents").json()["total"] == 0
     assert recall(client, "where do the tomatoes go")["results"] == []
     assert client.get(f"/api/connectors/{connector_id}").status_code == 404
+
+
+def test_usage_analytics_count_each_connectors_documents(client, workspace, notes):
+    connector_id = _register(client, notes)
+    client.post(f"/api/connectors/{connector_id}/sync")
+    _run_syncs(workspace)
+    usage = client.get("/api/analytics/usage").json()["connectors"]
+    assert usage == {connector_id: {"documents": 3, "ingested": 3, "failing": 0}}

@@ -37,7 +37,7 @@ Counters = Annotated[Analytics, Depends(counters)]
 
 
 @router.get("/api/analytics/usage", response_model=UsageReport,
-            summary="Usage counters per endpoint, actor and provider (connectors: none run here)")
+            summary="Usage counters per endpoint, actor, provider and connector")
 def usage_route(svc: Service, stats: Counters) -> UsageReport:
     return stats.usage(svc.db)
 

@@ -159,3 +159,10 @@ def replace_content(conn: apsw.Connection, document_id: str, *, raw_content: str
 def connector_health(conn: apsw.Connection) -> Row:
     return one(conn, "SELECT count(*) AS total, coalesce(sum(status = 'error'), 0) AS errors, "
                      "min(CASE WHEN status = 'error' THEN last_error_at END) AS oldest_error_at FROM connectors") or {}
+
+
+def connector_usage(conn: apsw.Connection) -> list[Row]:
+    """Per connector: its documents, how many finished ingest, and whether its last sync failed."""
+    return rows(conn, "SELECT c.id, count(d.id) AS documents, coalesce(sum(d.status = 'done'), 0) AS ingested, "
+                      "(c.status = 'error') AS failing FROM connectors c LEFT JOIN documents d ON d.connector_id = c.id "
+                      "GROUP BY c.id")
