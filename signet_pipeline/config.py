@@ -54,6 +54,13 @@ class SearchConfig(Section):
     vector_backend: Literal["numpy", "sqlite-vec"] = Field(
         "numpy", validation_alias=AliasChoices("vector_backend", "vectorBackend")
     )
+    # From this many vectors on, the numpy index ranks by sign-bit Hamming distance first and
+    # rescores the nearest `vector_prefilter_candidates` exactly (service/vectors.py); 0 = never.
+    vector_prefilter_min: int = Field(300_000, ge=0, le=1_000_000_000,
+                                      validation_alias=AliasChoices("vector_prefilter_min", "vectorPrefilterMin"))
+    vector_prefilter_candidates: int = Field(
+        2_000, ge=100, le=100_000,
+        validation_alias=AliasChoices("vector_prefilter_candidates", "vectorPrefilterCandidates"))
 
 
 ONNX_MODEL, ONNX_DIMENSIONS = "all-MiniLM-L6-v2", 384  # what providers/embeddings/onnx.py ships

@@ -207,6 +207,8 @@ def test_the_backup_asset_keeps_the_newest_days_and_each_restores(source, worksp
         for day in ("2026-11-20", "2026-11-21", "2026-11-22"):
             meta = _backup(workspace, day, instance)
     assert meta["integrity"].value == "ok" and meta["memories"].value == 4
+    assert "| default | decision | 1 | 0 | 1 |" in meta["memories_by_agent_and_type"].value  # live, deleted, pinned
+    assert "| db | 1 |" in meta["top_tags"].value and "| updated | 1 |" in meta["history_events"].value
     assert meta["removed_days"].value == ["2026-11-20"] and meta["kept_days"].value == ["2026-11-21", "2026-11-22"]
     backups = sorted(p.name for p in (workspace / "backups").iterdir())
     assert backups == ["2026-11-21", "2026-11-22"]

@@ -71,8 +71,13 @@ class MemoryService:
             if self._index is None:
                 with self.db.write() as conn:
                     emb_store.ensure_vec_table(conn, dims, self.embedder.model)
-                cls = MatrixIndex if self.settings.search.vector_backend == "numpy" else SqliteVecIndex
-                index = cls(self.db, model=self.embedder.model, dimensions=dims)
+                search = self.settings.search
+                if search.vector_backend == "numpy":
+                    index = MatrixIndex(self.db, model=self.embedder.model, dimensions=dims,
+                                        prefilter_min=search.vector_prefilter_min,
+                                        prefilter_candidates=search.vector_prefilter_candidates)
+                else:
+                    index = SqliteVecIndex(self.db, model=self.embedder.model, dimensions=dims)
                 index.sync()
                 self._index = index
         return self._index

@@ -6,6 +6,12 @@ than a vec0 KNN scan (DESIGN.md). The database stays the source of truth: the in
 `embedding_changes` log, so writes from any process (API, Dagster runs) become visible on the
 next search, and a gap in the log (pruned entries) forces a full reload.
 
+Past `prefilter_min` vectors a full matrix product per query costs more than recall's budget
+(1M x 384 float32 is 1.5 GB to stream: ~0.2 s on two cores), so the index also keeps each
+vector's sign bits (48 bytes at 384 dimensions): a query ranks every row by Hamming distance over
+those bits, then rescores the `prefilter_candidates` nearest with the float vectors. The result is
+exact cosine on a candidate set that holds the true top-k nearly always (docs/BENCHMARKS.md).
+
 `SqliteVecIndex` answers the same calls with sqlite-vec's vec0 table (no memory held); it is the
 portable path and the benchmark's comparison point.
 """
@@ -23,17 +29,31 @@ from signet_pipeline.store.db import Database
 Hit = tuple[str, float]  # (content_hash, cosine similarity)
 
 
+def sign_bits(vectors: np.ndarray) -> np.ndarray:
+    """Rows of sign bits packed into uint64 words (the row length padded to whole words)."""
+    packed = np.packbits(np.atleast_2d(vectors) > 0, axis=1)
+    pad = (-packed.shape[1]) % 8
+    if pad:
+        packed = np.pad(packed, ((0, 0), (0, pad)))
+    return np.ascontiguousarray(packed).view(np.uint64)
+
+
 class MatrixIndex:
-    def __init__(self, db: Database, *, model: str, dimensions: int, initial_capacity: int = 1024):
+    def __init__(self, db: Database, *, model: str, dimensions: int, initial_capacity: int = 1024,
+                 prefilter_min: int = 0, prefilter_candidates: int = 2000):
         self._db = db
         self.model = model
         self.dimensions = dimensions
         self._lock = threading.Lock()
         self._initial_capacity = initial_capacity
+        self.prefilter_min = prefilter_min  # 0: always the full product
+        self.prefilter_candidates = prefilter_candidates
+        self._words = (dimensions + 63) // 64
         self._reset()
 
     def _reset(self) -> None:
         self._matrix = np.zeros((self._initial_capacity, self.dimensions), dtype=np.float32)
+        self._bits = np.zeros((self._initial_capacity, self._words), dtype=np.uint64)
         self._n = 0
         self._hashes: list[str | None] = []  # per matrix row; None = removed
         self._row_of_id: dict[int, int] = {}
@@ -68,9 +88,17 @@ class MatrixIndex:
         self._reset()
         self._seq = emb_store.last_change_seq(conn)  # read first: later changes get re-applied
         found = emb_store.load_matching(conn, self.model, self.dimensions)
-        self._matrix = np.zeros((max(self._initial_capacity, int(len(found) * 1.25)), self.dimensions), np.float32)
-        for row in found:
-            self._append(row["id"], row["content_hash"], row["vector"])
+        capacity = max(self._initial_capacity, int(len(found) * 1.25))
+        self._matrix = np.zeros((capacity, self.dimensions), np.float32)
+        self._bits = np.zeros((capacity, self._words), np.uint64)
+        if found:  # in bulk: a million rows load in seconds, not minutes
+            n = len(found)
+            self._matrix[:n] = np.frombuffer(b"".join(r["vector"] for r in found), dtype="<f4").reshape(n, -1)
+            self._bits[:n] = sign_bits(self._matrix[:n])
+            self._hashes = [r["content_hash"] for r in found]
+            self._row_of_id = {r["id"]: i for i, r in enumerate(found)}
+            self._row_of_hash = {h: i for i, h in enumerate(self._hashes)}
+            self._n = n
         self._loaded = True
 
     def _apply(self, conn, changes: list[tuple[int, int, str]]) -> None:
@@ -87,8 +115,11 @@ class MatrixIndex:
         if self._n == self._matrix.shape[0]:
             grown = np.zeros((int(self._matrix.shape[0] * 1.5) + 1, self.dimensions), dtype=np.float32)
             grown[: self._n] = self._matrix[: self._n]
-            self._matrix = grown  # readers holding the old array keep a consistent view
+            bits = np.zeros((grown.shape[0], self._words), dtype=np.uint64)
+            bits[: self._n] = self._bits[: self._n]
+            self._matrix, self._bits = grown, bits  # readers holding the old arrays keep a consistent view
         self._matrix[self._n] = emb_store.from_blob(blob)
+        self._bits[self._n] = sign_bits(self._matrix[self._n])[0]
         self._hashes.append(content_hash)
         self._row_of_id[embedding_id] = self._n
         self._row_of_hash[content_hash] = self._n
@@ -110,13 +141,16 @@ class MatrixIndex:
         """Top-k (content_hash, cosine), best first; optionally only among allowed_hashes."""
         self.sync()
         with self._lock:
-            matrix, n, hashes = self._matrix, self._n, self._hashes
+            matrix, bits, n, hashes = self._matrix, self._bits, self._n, self._hashes
             rows = None
             if allowed_hashes is not None:
                 rows = np.fromiter((r for h in allowed_hashes if (r := self._row_of_hash.get(h)) is not None), dtype=np.int64)
         if n == 0 or k <= 0:
             return []
         query = np.asarray(query, dtype=np.float32)
+        if rows is None and self.prefilter_min and n >= self.prefilter_min and n > self.prefilter_candidates:
+            distance = np.bitwise_count(bits[:n] ^ sign_bits(query)[0]).sum(axis=1, dtype=np.uint16)
+            rows = np.argpartition(distance, self.prefilter_candidates)[: self.prefilter_candidates]
         if rows is not None:
             if rows.size == 0:
                 return []

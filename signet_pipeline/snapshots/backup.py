@@ -1,5 +1,5 @@
 """Daily backups under `<workspace>/backups/<day>/`: a copy of the database taken with SQLite's
-online backup (restore by copying it back) and a Parquet snapshot (portable; `signet import`).
+online backup (restore by copying it back) and a Parquet snapshot (portable; `signet import`), profiled by duckdb (snapshots/profile.py).
 
 The copy is built in `.<day>.partial` and renamed when whole, so a crash never leaves a backup
 that looks complete; the newest `keep` days stay, older ones are removed.
@@ -16,6 +16,7 @@ import apsw
 from pydantic import BaseModel
 
 from signet_pipeline.snapshots.export import export_snapshot
+from signet_pipeline.snapshots.profile import ProfileTable, profile
 from signet_pipeline.store.db import Database, scalar
 
 DB_FILE = "memories.db"
@@ -30,6 +31,7 @@ class BackupReport(BaseModel):
     integrity: str
     snapshot_rows: dict[str, int]
     snapshot_bytes: int
+    profile: dict[str, ProfileTable] = {}
     seconds: float
     kept: list[str]
     removed: list[str]
@@ -68,15 +70,17 @@ def backup_store(db: Database, root: str | Path, day: str, *, keep: int, parquet
     integrity = _copy_database(db, work / DB_FILE)
     rows: dict[str, int] = {}
     snapshot_bytes = 0
+    tables: dict[str, ProfileTable] = {}
     if parquet:
         manifest = export_snapshot(db, work / SNAPSHOT_DIR)
         rows = {t.table: t.rows for t in manifest.tables}
         snapshot_bytes = sum(t.bytes for t in manifest.tables)
+        tables = profile(work / SNAPSHOT_DIR, manifest)
     target = root / day
     if target.exists():  # the day backed up again (a re-run or a backfill): the newer copy wins
         shutil.rmtree(target)
     work.rename(target)
     kept, removed = _prune(root, keep)
     return BackupReport(day=day, path=str(target), db_bytes=(target / DB_FILE).stat().st_size, integrity=integrity,
-                        snapshot_rows=rows, snapshot_bytes=snapshot_bytes,
+                        snapshot_rows=rows, snapshot_bytes=snapshot_bytes, profile=tables,
                         seconds=round(time.perf_counter() - started, 2), kept=kept, removed=removed)

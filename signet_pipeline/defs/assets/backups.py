@@ -46,4 +46,6 @@ def store_backup(context: dg.AssetExecutionContext, signet: SignetStoreResource)
         "removed_days": dg.MetadataValue.json(report.removed),
         "snapshot_tables": table(["table", "rows"], [[k, v] for k, v in report.snapshot_rows.items()],
                                  empty="Parquet snapshot off (backup.parquet = false)"),
+        # What the backup holds, computed by duckdb from its Parquet files.
+        **{name: table(t.columns, t.rows) for name, t in report.profile.items()},
     })
