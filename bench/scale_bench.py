@@ -37,20 +37,31 @@ from signet_pipeline.service.vectors import MatrixIndex
 from signet_pipeline.store.db import Database
 
 
-def _import(snapshot: Path, workspace: Path) -> dict:
-    shutil.rmtree(workspace, ignore_errors=True)
+def _signet(*args: str) -> dict:
+    """Run a signet command; its wall time and peak RSS (from wait4: this child alone)."""
     signet = Path(sys.executable).parent / "signet"
     started = time.perf_counter()
-    proc = subprocess.Popen([str(signet), "--workspace", str(workspace), "import", str(snapshot)],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen([str(signet), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
-    seconds = time.perf_counter() - started
     if status != 0:
-        raise RuntimeError(f"signet import failed ({status})")
-    out = proc.stdout.read() if proc.stdout else ""
-    db_mb = sum(p.stat().st_size for p in (workspace / DB_RELATIVE_PATH).parent.glob("memories.db*")) / 1e6
-    return {"seconds": round(seconds, 1), "peak_rss_mb": round(usage.ru_maxrss / 1024), "db_mb": round(db_mb),
-            "summary": out.strip().splitlines()[-1] if out.strip() else ""}
+        raise RuntimeError(f"signet {' '.join(args)} failed ({status})")
+    return {"seconds": round(time.perf_counter() - started, 1), "peak_rss_mb": round(usage.ru_maxrss / 1024)}
+
+
+def _import(snapshot: Path, workspace: Path) -> dict:
+    shutil.rmtree(workspace, ignore_errors=True)
+    out = _signet("--workspace", str(workspace), "import", str(snapshot))
+    out["db_mb"] = round(sum(p.stat().st_size for p in (workspace / DB_RELATIVE_PATH).parent.glob("memories.db*")) / 1e6)
+    return out
+
+
+def _export(workspace: Path) -> dict:
+    target = workspace.parent / f"{workspace.name}-export"
+    shutil.rmtree(target, ignore_errors=True)
+    out = _signet("--workspace", str(workspace), "export", str(target))
+    out["mb"] = round(sum(p.stat().st_size for p in target.iterdir()) / 1e6)
+    shutil.rmtree(target, ignore_errors=True)
+    return out
 
 
 def _serve(workspace: Path, queries: list[str]) -> dict:
@@ -123,6 +134,8 @@ def main() -> None:
     workspace = DATA_DIR / f"scale-ws-{args.size}"
     log(f"importing {snapshot.name} ...")
     imported = _import(snapshot, workspace)
+    log("exporting ...")
+    exported = _export(workspace)
     pool = dataset.memories(args.pool, args.seed)
     queries = [q.text for q in dataset.queries(pool, args.queries, args.seed)]
     log("serving ...")
@@ -139,6 +152,8 @@ def main() -> None:
         ["import rows/s (memories + vectors + history)", round(rows_imported / imported["seconds"])],
         ["importer peak RSS MB", imported["peak_rss_mb"]],
         ["database size MB", imported["db_mb"]],
+        ["export (`signet export`, Parquet), wall s / peak RSS MB / size MB",
+         f"{exported['seconds']} / {exported['peak_rss_mb']} / {exported['mb']}"],
         ["`signet serve` start-up until /health, s", served["startup_s"]],
         ["API RSS after the queries, MB", served["rss_mb"]],
         ["recall p50 / p95 ms over HTTP, query embedded", f"{served['fresh']['p50']:.1f} / {served['fresh']['p95']:.1f}"],

@@ -59,7 +59,7 @@ class SearchConfig(Section):
     vector_prefilter_min: int = Field(300_000, ge=0, le=1_000_000_000,
                                       validation_alias=AliasChoices("vector_prefilter_min", "vectorPrefilterMin"))
     vector_prefilter_candidates: int = Field(
-        2_000, ge=100, le=100_000,
+        8_000, ge=100, le=100_000,
         validation_alias=AliasChoices("vector_prefilter_candidates", "vectorPrefilterCandidates"))
 
 

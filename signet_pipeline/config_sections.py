@@ -209,6 +209,8 @@ class PipelineV2Config(Section):
     min_fact_confidence_for_write: float = Field(0.7, ge=0.0, le=1.0)
     semantic_contradiction_enabled: bool = False
     semantic_contradiction_timeout_ms: int = Field(45_000, ge=5_000, le=300_000)
+    # Local telemetry (/api/telemetry/*): counts, durations and codes into the store; off by default (spec).
+    telemetry_enabled: bool = False
     extraction: ExtractionConfig = ExtractionConfig()
     worker: WorkerConfig = WorkerConfig()
     graph: GraphConfig = GraphConfig()

@@ -25,13 +25,17 @@ from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.db import Database
 from signet_pipeline.store.migrate import migrate
+from signet_pipeline.telemetry.logs import attach_store, detach_store
+from signet_pipeline.telemetry.sink import TelemetrySink
+from signet_pipeline.telemetry.sink import install as install_telemetry
+from signet_pipeline.telemetry.sink import uninstall as uninstall_telemetry
 from signet_pipeline.timeutil import now_iso
 
 QUERY_CACHE_SIZE = 512
 
 
 class MemoryService:
-    def __init__(self, settings: Settings, *, embedder: EmbeddingProvider | None = None):
+    def __init__(self, settings: Settings, *, embedder: EmbeddingProvider | None = None, process: str = "service"):
         self.settings = settings
         self.started_at = time.time()
         self.db = Database(settings.db_path)
@@ -41,6 +45,10 @@ class MemoryService:
                 agents_store.sync_roster(conn, [(a.name, a.read_policy, a.group) for a in settings.agents.roster],
                                          now_iso())
         self.db.optimize()
+        # This process's `signet.*` log and its telemetry go to the store (bounded rings).
+        self.log_handler = attach_store(self.db, process)
+        self.telemetry = TelemetrySink(self.db, enabled=settings.pipeline.telemetry_enabled)
+        install_telemetry(self.telemetry)
         self.embedder = embedder if embedder is not None else load_embedder(settings.embedding)
         if settings.search.blas_threads:
             # Process-wide: the vector search runs beside FTS5 and beside other requests, so one
@@ -109,4 +117,7 @@ class MemoryService:
         self.access.close()
         self.pool.shutdown(wait=True)
         self.embedder.close()
+        self.telemetry.close()
+        uninstall_telemetry(self.telemetry)
+        detach_store(db=self.db)
         self.db.close()

@@ -7,10 +7,10 @@ than a vec0 KNN scan (DESIGN.md). The database stays the source of truth: the in
 next search, and a gap in the log (pruned entries) forces a full reload.
 
 Past `prefilter_min` vectors a full matrix product per query costs more than recall's budget
-(1M x 384 float32 is 1.5 GB to stream: ~0.2 s on two cores), so the index also keeps each
+(1M x 384 float32 is 1.5 GB to stream: ~100 ms on two cores), so the index also keeps each
 vector's sign bits (48 bytes at 384 dimensions): a query ranks every row by Hamming distance over
-those bits, then rescores the `prefilter_candidates` nearest with the float vectors. The result is
-exact cosine on a candidate set that holds the true top-k nearly always (docs/BENCHMARKS.md).
+those bits (~8 ms at 1M) and rescores the `prefilter_candidates` nearest exactly. The result is
+exact cosine over a candidate set that holds nearly all of the true top k (docs/BENCHMARKS.md).
 
 `SqliteVecIndex` answers the same calls with sqlite-vec's vec0 table (no memory held); it is the
 portable path and the benchmark's comparison point.
@@ -38,9 +38,34 @@ def sign_bits(vectors: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(packed).view(np.uint64)
 
 
+_scratch = threading.local()
+
+
+def nearest_by_bits(bits: np.ndarray, n: int, query: np.ndarray, k: int) -> np.ndarray:
+    """Rows (of the first n) whose sign bits are nearest the query's in Hamming distance: the k
+    nearest and any tied with the k-th. `bits` is word-major (words x capacity), so each pass is
+    one contiguous run over a million words; the scratch arrays are this thread's, reused."""
+    scratch = getattr(_scratch, "arrays", None)
+    if scratch is None or scratch[0].shape[0] < n:
+        size = max(n, 1024)
+        scratch = _scratch.arrays = (np.empty(size, np.uint64), np.empty(size, np.uint8), np.empty(size, np.uint16))
+    xor, count, distance = (a[:n] for a in scratch)
+    distance.fill(0)
+    for word, q in zip(bits, sign_bits(query)[0]):
+        np.bitwise_xor(word[:n], q, out=xor)
+        np.bitwise_count(xor, out=count)
+        np.add(distance, count, out=distance)
+    # Distances are small integers: a histogram finds the k-th smallest faster than a partition.
+    cutoff = int(np.searchsorted(np.cumsum(np.bincount(distance)), k))
+    rows = np.flatnonzero(distance <= cutoff)
+    if rows.size > 2 * k:  # a crowd tied at the cutoff: keep the k nearest of it
+        rows = rows[np.argpartition(distance[rows], k)[:k]]
+    return rows
+
+
 class MatrixIndex:
     def __init__(self, db: Database, *, model: str, dimensions: int, initial_capacity: int = 1024,
-                 prefilter_min: int = 0, prefilter_candidates: int = 2000):
+                 prefilter_min: int = 0, prefilter_candidates: int = 8000):
         self._db = db
         self.model = model
         self.dimensions = dimensions
@@ -53,7 +78,7 @@ class MatrixIndex:
 
     def _reset(self) -> None:
         self._matrix = np.zeros((self._initial_capacity, self.dimensions), dtype=np.float32)
-        self._bits = np.zeros((self._initial_capacity, self._words), dtype=np.uint64)
+        self._bits = np.zeros((self._words, self._initial_capacity), dtype=np.uint64)  # word-major
         self._n = 0
         self._hashes: list[str | None] = []  # per matrix row; None = removed
         self._row_of_id: dict[int, int] = {}
@@ -86,18 +111,21 @@ class MatrixIndex:
 
     def _reload(self, conn) -> None:
         self._reset()
-        self._seq = emb_store.last_change_seq(conn)  # read first: later changes get re-applied
-        found = emb_store.load_matching(conn, self.model, self.dimensions)
-        capacity = max(self._initial_capacity, int(len(found) * 1.25))
-        self._matrix = np.zeros((capacity, self.dimensions), np.float32)
-        self._bits = np.zeros((capacity, self._words), np.uint64)
-        if found:  # in bulk: a million rows load in seconds, not minutes
-            n = len(found)
-            self._matrix[:n] = np.frombuffer(b"".join(r["vector"] for r in found), dtype="<f4").reshape(n, -1)
-            self._bits[:n] = sign_bits(self._matrix[:n])
-            self._hashes = [r["content_hash"] for r in found]
-            self._row_of_id = {r["id"]: i for i, r in enumerate(found)}
-            self._row_of_hash = {h: i for i, h in enumerate(self._hashes)}
+        with self._db.read() as snapshot:  # the count, the change seq and the rows from one snapshot
+            self._seq = emb_store.last_change_seq(snapshot)  # later changes get re-applied
+            total = emb_store.count_matching(snapshot, self.model, self.dimensions)
+            capacity = max(self._initial_capacity, int(total * 1.25))
+            self._matrix = np.zeros((capacity, self.dimensions), np.float32)
+            self._bits = np.zeros((self._words, capacity), np.uint64)
+            n = 0
+            for batch in emb_store.iter_matching(snapshot, self.model, self.dimensions):  # in bulk, not row by row
+                end = n + len(batch)
+                self._matrix[n:end] = np.frombuffer(b"".join(r[2] for r in batch), dtype="<f4").reshape(len(batch), -1)
+                self._bits[:, n:end] = sign_bits(self._matrix[n:end]).T
+                self._hashes.extend(r[1] for r in batch)
+                self._row_of_id.update((r[0], n + i) for i, r in enumerate(batch))
+                self._row_of_hash.update((r[1], n + i) for i, r in enumerate(batch))
+                n = end
             self._n = n
         self._loaded = True
 
@@ -115,11 +143,11 @@ class MatrixIndex:
         if self._n == self._matrix.shape[0]:
             grown = np.zeros((int(self._matrix.shape[0] * 1.5) + 1, self.dimensions), dtype=np.float32)
             grown[: self._n] = self._matrix[: self._n]
-            bits = np.zeros((grown.shape[0], self._words), dtype=np.uint64)
-            bits[: self._n] = self._bits[: self._n]
+            bits = np.zeros((self._words, grown.shape[0]), dtype=np.uint64)
+            bits[:, : self._n] = self._bits[:, : self._n]
             self._matrix, self._bits = grown, bits  # readers holding the old arrays keep a consistent view
         self._matrix[self._n] = emb_store.from_blob(blob)
-        self._bits[self._n] = sign_bits(self._matrix[self._n])[0]
+        self._bits[:, self._n] = sign_bits(self._matrix[self._n])[0]
         self._hashes.append(content_hash)
         self._row_of_id[embedding_id] = self._n
         self._row_of_hash[content_hash] = self._n
@@ -149,8 +177,7 @@ class MatrixIndex:
             return []
         query = np.asarray(query, dtype=np.float32)
         if rows is None and self.prefilter_min and n >= self.prefilter_min and n > self.prefilter_candidates:
-            distance = np.bitwise_count(bits[:n] ^ sign_bits(query)[0]).sum(axis=1, dtype=np.uint16)
-            rows = np.argpartition(distance, self.prefilter_candidates)[: self.prefilter_candidates]
+            rows = nearest_by_bits(bits, n, query, self.prefilter_candidates)
         if rows is not None:
             if rows.size == 0:
                 return []

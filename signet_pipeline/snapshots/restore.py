@@ -111,6 +111,9 @@ def import_snapshot(db: Database, path: str | Path, *, embedding: tuple[str, int
     manifest = check(root)
     vectors = _vector_verdict(manifest, embedding)
     tables: dict[str, TableImport] = {}
+    if vectors == "kept":  # vectors enter the vector table as they land, not at the service's next start
+        with db.write() as conn:
+            embedding_store.ensure_vec_table(conn, manifest.embedding.dimensions, manifest.embedding.model)
     for table in snapshot_tables.TABLES:  # parents before children
         entry = manifest.table(table.name)
         if entry is None or (table.name == "embeddings" and vectors != "kept"):

@@ -109,3 +109,54 @@ def last_clean_repair_cycle(conn: apsw.Connection, cycle_action: str) -> int:
     return int(scalar(conn, "SELECT max(id) FROM repair_runs WHERE action = ? "
                             "AND json_array_length(result, '$.recommended') = 0 AND json_array_length(result, '$.halted') = 0",
                             (cycle_action,)) or 0)
+
+
+# -- telemetry_events and log_entries: bounded, newest kept ----------------------------------------
+
+def append_telemetry(conn: apsw.Connection, events: list[tuple[str, str, str]], *, keep: int) -> None:
+    """(event, properties JSON, created_at) rows; the oldest beyond the newest `keep` go."""
+    conn.executemany("INSERT INTO telemetry_events(event, properties, created_at) VALUES (?, ?, ?)", events)
+    conn.execute("DELETE FROM telemetry_events WHERE id <= (SELECT id FROM telemetry_events ORDER BY id DESC "
+                 "LIMIT 1 OFFSET ?)", (keep,))
+
+
+def telemetry(conn: apsw.Connection, *, event: str | None, since: str | None, until: str | None,
+              limit: int) -> list[Row]:
+    return rows(conn, "SELECT id, event, properties, created_at FROM telemetry_events WHERE (:event IS NULL OR "
+                      "event = :event) AND (:since IS NULL OR created_at >= :since) AND (:until IS NULL OR "
+                      "created_at <= :until) ORDER BY id DESC LIMIT :limit",
+                {"event": event, "since": since, "until": until, "limit": limit})
+
+
+def telemetry_since(conn: apsw.Connection, since: str | None) -> list[Row]:
+    return rows(conn, "SELECT event, properties FROM telemetry_events WHERE ? IS NULL OR created_at >= ?",
+                (since, since))
+
+
+def prune_telemetry(conn: apsw.Connection, *, before: str, limit: int) -> int:
+    return len(list(conn.execute("DELETE FROM telemetry_events WHERE id IN (SELECT id FROM telemetry_events "
+                                 "WHERE created_at < ? ORDER BY id LIMIT ?) RETURNING 1", (before, limit))))
+
+
+def append_logs(conn: apsw.Connection, entries: list[tuple[int, str, str, str | None, str, str]], *,
+                keep: int) -> None:
+    """(level, category, message, fields JSON, process, at) rows; the oldest beyond `keep` go."""
+    conn.executemany("INSERT INTO log_entries(level, category, message, fields, process, at) VALUES (?, ?, ?, ?, ?, ?)",
+                     entries)
+    conn.execute("DELETE FROM log_entries WHERE id <= (SELECT id FROM log_entries ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                 (keep,))
+
+
+def logs(conn: apsw.Connection, *, min_level: int, category: str | None, since: str | None, after_id: int,
+         limit: int) -> list[Row]:
+    """Newest first, or (after_id > 0) the entries after that id oldest first: what a stream tails."""
+    order = "ASC" if after_id else "DESC"
+    return rows(conn, f"SELECT id, level, category, message, fields, process, at FROM log_entries WHERE level >= :lvl "
+                      "AND (:category IS NULL OR category = :category OR category LIKE :category || '.%') "
+                      "AND (:since IS NULL OR at >= :since) AND id > :after "
+                      f"ORDER BY id {order} LIMIT :limit",
+                {"lvl": min_level, "category": category, "since": since, "after": after_id, "limit": limit})
+
+
+def last_log_id(conn: apsw.Connection) -> int:
+    return int(scalar(conn, "SELECT coalesce(max(id), 0) FROM log_entries") or 0)

@@ -5,6 +5,8 @@ indexes follow."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from itertools import islice
 
 import apsw
 import numpy as np
@@ -125,12 +127,17 @@ def vectors_for_hashes(conn: apsw.Connection, hashes: list[str], model: str, dim
         "AND model = ? AND dimensions = ?", (json.dumps(hashes), model, dimensions))}
 
 
-def load_matching(conn: apsw.Connection, model: str, dimensions: int, after_id: int = 0) -> list[Row]:
-    return rows(
-        conn,
-        "SELECT id, content_hash, vector FROM embeddings WHERE model = ? AND dimensions = ? AND id > ? ORDER BY id",
-        (model, dimensions, after_id),
-    )
+def count_matching(conn: apsw.Connection, model: str, dimensions: int) -> int:
+    return int(scalar(conn, "SELECT count(*) FROM embeddings WHERE model = ? AND dimensions = ?", (model, dimensions)))
+
+
+def iter_matching(conn: apsw.Connection, model: str, dimensions: int, chunk: int = 50_000) -> Iterator[list[tuple]]:
+    """(id, content_hash, vector blob) of every vector of this model and dimension, in chunks
+    (call inside a read transaction to see one snapshot)."""
+    cur = conn.execute("SELECT id, content_hash, vector FROM embeddings WHERE model = ? AND dimensions = ? ORDER BY id",
+                       (model, dimensions))
+    while batch := list(islice(cur, chunk)):
+        yield batch
 
 
 def rows_by_ids(conn: apsw.Connection, ids: list[int]) -> list[Row]:
