@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import shutil
 import subprocess
 import sys
@@ -38,14 +37,21 @@ from signet_pipeline.store.db import Database
 
 
 def _signet(*args: str) -> dict:
-    """Run a signet command; its wall time and peak RSS (from wait4: this child alone)."""
+    """Run a signet command; its wall time and peak RSS. The peak is the child's own VmHWM, polled
+    while it runs: wait4's ru_maxrss would include this (large) process's RSS at fork time."""
     signet = Path(sys.executable).parent / "signet"
     started = time.perf_counter()
     proc = subprocess.Popen([str(signet), *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(proc.pid, 0)
-    if status != 0:
-        raise RuntimeError(f"signet {' '.join(args)} failed ({status})")
-    return {"seconds": round(time.perf_counter() - started, 1), "peak_rss_mb": round(usage.ru_maxrss / 1024)}
+    peak = 0.0
+    while proc.poll() is None:
+        try:
+            peak = max(peak, proc_memory(proc.pid).get("VmHWM") or 0.0)
+        except (FileNotFoundError, ProcessLookupError, ValueError):  # it ended between poll and read
+            pass
+        time.sleep(0.2)
+    if proc.returncode != 0:
+        raise RuntimeError(f"signet {' '.join(args)} failed ({proc.returncode})")
+    return {"seconds": round(time.perf_counter() - started, 1), "peak_rss_mb": round(peak)}
 
 
 def _import(snapshot: Path, workspace: Path) -> dict:
@@ -168,7 +174,6 @@ def main() -> None:
     print(markdown(["prefilter candidates", "vector search p50 ms", "p95 ms", "keeps exact top 10", "keeps top 50"],
                    [[c, round(r["fast"]["p50"], 1), round(r["fast"]["p95"], 1), r["recall10"], r["recall50"]]
                     for c, r in pre["runs"].items()]))
-    print(f"(this process peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MB)")
 
 
 if __name__ == "__main__":

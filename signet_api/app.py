@@ -26,7 +26,10 @@ from signet_api.routes import (
     mutations,
     projection,
     repair,
+    synthesis,
     system,
+    telemetry,
+    timeline,
 )
 from signet_pipeline import __version__
 from signet_pipeline.analytics import Analytics
@@ -47,7 +50,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         owned = service is None
-        svc = service or MemoryService(settings)
+        svc = service or MemoryService(settings, process="api")
         app.state.service = svc
         app.state.auth = Auth(svc.settings)
         app.state.shutting_down = False
@@ -85,5 +88,8 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.include_router(embeddings.router)
     app.include_router(projection.router)
     app.include_router(analytics.router)
+    app.include_router(telemetry.router)
+    app.include_router(timeline.router)
+    app.include_router(synthesis.router)
     app.include_router(mcp.router)
     return app

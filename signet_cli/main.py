@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import logging
 import sys
 from pathlib import Path
 
 from signet_pipeline.config import load_settings
 from signet_pipeline.errors import ConfigError, SnapshotError
+from signet_pipeline.telemetry.logs import configure_logging
 
 
 def _check_bind(settings, host: str) -> None:
@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    configure_logging(args.log_level)
     try:
         return args.func(args)
     except (ConfigError, SnapshotError) as exc:

@@ -27,6 +27,8 @@ from signet_pipeline.errors import ProviderError
 from signet_pipeline.store import analytics as analytics_store
 from signet_pipeline.store import documents as doc_store
 from signet_pipeline.store.db import Database
+from signet_pipeline.telemetry import sink as telemetry
+from signet_pipeline.telemetry.events import LlmCall, PipelineError, code as _code
 from signet_pipeline.timeutil import now_iso
 
 log = logging.getLogger("signet.analytics")
@@ -88,6 +90,8 @@ def record_errors(db: Database, events: list[ErrorEvent]) -> None:
     Bookkeeping only: a failure is logged, never raised into the remember or batch it describes."""
     if not events:
         return
+    for e in events:
+        telemetry.record(PipelineError(stage=e.stage, code=e.code))
     try:
         with db.write() as conn:
             analytics_store.record_errors(
@@ -282,10 +286,14 @@ class ProviderCalls:
             self.outcomes.append((outcome, ms, error))
         return ms
 
-    def flush(self, db: Database, *, provider: str, model: str) -> None:
-        """Write the recorded outcomes (own short transaction, after every provider call)."""
+    def flush(self, db: Database, *, provider: str, model: str, event: str = "llm.generate") -> None:
+        """Write the recorded outcomes (own short transaction, after every provider call); each
+        is also a telemetry event (`llm.generate`, or `provider.call` for fetches and embeddings)."""
         with self._lock:
             outcomes, self.outcomes = self.outcomes, []
+        for outcome, ms, _ in outcomes:
+            telemetry.record(LlmCall(event=event, provider=_code(provider), model=_code(model),
+                                     ok=outcome == "success", timeout=outcome == "timeout", durationMs=round(ms, 2)))
         if outcomes:
             with db.write() as conn:
                 analytics_store.record_outcomes(conn, provider=provider, model=model, outcomes=outcomes, now=now_iso(),

@@ -16,7 +16,7 @@ import yaml
 from pydantic import AliasChoices, Field, ValidationError, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
-from signet_pipeline.config_sections import BackupConfig, PipelineV2Config, Section
+from signet_pipeline.config_sections import BackupConfig, PipelineV2Config, Section, SynthesisConfig
 from signet_pipeline.errors import ConfigError
 
 DEFAULT_WORKSPACE = Path("~/.agents")
@@ -107,6 +107,7 @@ class MemoryConfig(Section):
     pipeline_v2: PipelineV2Config = Field(
         PipelineV2Config(), validation_alias=AliasChoices("pipelineV2", "pipeline_v2", "pipelinev2")
     )
+    synthesis: SynthesisConfig = SynthesisConfig()
 
 
 class AutonomousConfig(Section):

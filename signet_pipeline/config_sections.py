@@ -144,10 +144,21 @@ class RetentionConfig(Section):
     # Session transcripts are lossless (spec) and kept unless this is set; a purged memory's own
     # words are cut from its session's transcript either way.
     transcript_retention_days: float | None = Field(None, ge=0.0, le=36_500.0)
+    # Local telemetry events (memory.pipelineV2.telemetryEnabled); the table also keeps at most 100k.
+    telemetry_retention_days: float = Field(30.0, ge=0.0, le=36_500.0)
     # Embedding change-log entries kept (in-process vector indexes read it; a reader further
     # behind reloads from the table) and pruned per sweep.
     change_log_keep: int = Field(100_000, ge=1_000, le=10_000_000)
     change_log_batch: int = Field(50_000, ge=1, le=10_000_000)
+
+
+class SynthesisConfig(Section):
+    """MEMORY.md synthesis (`memory.synthesis`): who writes it and how often the pipeline does."""
+
+    harness: str = Field("signet", max_length=100, description="named in /api/hooks/synthesis for a harness")
+    model: str = Field("", max_length=200, description="named for a harness; the pipeline uses extraction's")
+    schedule: Literal["daily", "weekly", "on-demand"] = "daily"
+    max_tokens: int = Field(2_000, ge=100, le=32_000)
 
 
 class BackupConfig(Section):

@@ -130,6 +130,8 @@ def test_a_sync_that_cannot_walk_its_root_is_an_error_in_health_and_diagnostics(
     assert health["status"] == "error" and "not a readable directory" in health["lastError"]
     domain = client.get("/api/diagnostics/connector").json()
     assert domain["signals"]["errors"] == 1 and domain["score"] < 1.0 and domain["issues"]
+    errors = client.get("/api/analytics/errors", params={"stage": "connector"}).json()["errors"]
+    assert errors[0]["code"] == "CONNECTOR_SYNC_FAIL" and connector_id in errors[0]["message"]
     root.mkdir()
     client.post(f"/api/connectors/{connector_id}/sync")
     _run_syncs(workspace)

@@ -36,6 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent / "signet_pipeline"
 LAYERS: list[set[str]] = [
     {"__init__", "config", "config_sections", "errors", "timeutil"},  # base modules, may import each other
     {"store", "text", "auth"},
+    {"telemetry"},
     {"analytics", "providers", "models", "snapshots"},
     {"service"},
     {"graph"},

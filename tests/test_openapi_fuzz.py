@@ -47,6 +47,8 @@ def test_no_generated_request_gets_a_server_error(api):
                   suppress_health_check=list(HealthCheck))
         def run(case):
             calls.append(case.operation.label)
+            if case.operation.path == "/api/logs/stream":  # an event stream: bounded so the call returns
+                case.query = {**(case.query or {}), "maxSeconds": 1}
             case.call_and_validate(checks=[not_a_server_error], timeout=30)
 
         try:

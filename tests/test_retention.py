@@ -66,7 +66,7 @@ def test_each_step_purges_only_rows_past_its_window(svc):
 
     assert report.counts() == {"graph_links": 2, "embeddings": 2, "tombstones": 2, "history": 1,
                                "completed_jobs": 1, "dead_jobs": 1, "checkpoints": 1, "session_ledger": 1,
-                               "embedding_change_log": 0}
+                               "embedding_change_log": 0, "telemetry": 0}
     assert q(svc, "SELECT count(*) FROM session_checkpoints")[0][0] == 1  # the 29-day-old one stays
     assert {r[0] for r in q(svc, "SELECT id FROM memories WHERE id IN (?, ?, ?)", old, recent, shared)} == {recent}
     # The old tombstone's vector went; the shared one stays for the other agent's live copy.

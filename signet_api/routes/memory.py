@@ -3,6 +3,7 @@ legacy keyword search and similarity."""
 
 from __future__ import annotations
 
+import time
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
@@ -14,6 +15,8 @@ from signet_pipeline.recall import reads
 from signet_pipeline.recall.search import SEARCH, recall
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store.memories import MemoryFilter
+from signet_pipeline.telemetry import sink as telemetry
+from signet_pipeline.telemetry.events import RecallPerformed, RememberPerformed
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write import codex_notes
 from signet_pipeline.write.codex_notes import CodexNoteRequest, CodexNoteResult
@@ -31,10 +34,17 @@ def _truthy(value: str | None) -> bool | None:
     return value.strip().lower() in ("1", "true", "yes", "on")
 
 
+def _ms_since(started: float) -> float:
+    return round((time.perf_counter() - started) * 1000, 2)
+
+
 def _remember(request: Request, body: RememberRequest, svc: MemoryService, who: Actor) -> RememberResult:
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     body.project = project_scope(request) or body.project  # a project-scoped token writes into its project
-    return remember(svc, body, who, behind=True)
+    started = time.perf_counter()
+    result = remember(svc, body, who, behind=True)
+    telemetry.record(RememberPerformed(deduped=result.deduped, latencyMs=_ms_since(started)))
+    return result
 
 
 @router.post("/api/memory/remember", response_model=RememberResult, summary="Save a memory")
@@ -66,7 +76,11 @@ def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> Recall
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
-    return recall(svc, body, SEARCH)
+    started = time.perf_counter()
+    result = recall(svc, body, SEARCH)
+    kind = "temporal" if result.meta.get("temporal") else "aggregate" if result.aggregate else result.method
+    telemetry.record(RecallPerformed(type=kind, results=len(result.results), latencyMs=_ms_since(started)))
+    return result
 
 
 @router.post("/api/memory/recall", response_model=RecallResult, summary="Hybrid search (BM25 + vector)")

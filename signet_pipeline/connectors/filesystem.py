@@ -15,6 +15,7 @@ from __future__ import annotations
 import fnmatch
 import hashlib
 import json
+import logging
 import os
 import re
 import time
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from signet_pipeline.analytics import error_event, record_errors
 from signet_pipeline.connectors.models import FileError, FilesystemSettings, SyncRequest, SyncResult
 from signet_pipeline.connectors.registry import settings_of
 from signet_pipeline.service import MemoryService
@@ -35,6 +37,7 @@ from signet_pipeline.write.documents import retire_chunks
 from signet_pipeline.write.remember import Actor
 
 ACTOR = Actor(name="connector-filesystem", type="pipeline")
+log = logging.getLogger("signet.connectors")
 
 
 @lru_cache(maxsize=256)
@@ -185,9 +188,12 @@ def sync(svc: MemoryService, request: SyncRequest) -> SyncResult:
         result.removed = _remove_missing(svc, row["id"], present)
     except Exception as exc:  # noqa: BLE001 - any abort is the connector's error, shown by health
         result.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
+        error = f"{type(exc).__name__}: {exc}"[:500]
         with svc.db.write() as conn:
-            doc_store.set_connector_status(conn, row["id"], "error", now=now_iso(),
-                                           error=f"{type(exc).__name__}: {exc}"[:500], result=result.model_dump())
+            doc_store.set_connector_status(conn, row["id"], "error", now=now_iso(), error=error,
+                                           result=result.model_dump())
+        record_errors(svc.db, [error_event("CONNECTOR_SYNC_FAIL", f"connector {row['id']}: {error}")])
+        log.warning("connector %s sync failed: %s", row["id"], error)
         return result
     result.elapsed_ms = round((time.perf_counter() - started) * 1000, 1)
     with svc.db.write() as conn:

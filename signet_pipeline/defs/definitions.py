@@ -28,7 +28,7 @@ from signet_pipeline.defs.assets.projection import (
     projection_refresh_schedule,
     projection_request_sensor,
 )
-from signet_pipeline.defs.assets.sessions import session_summaries
+from signet_pipeline.defs.assets.sessions import memory_md, session_summaries
 from signet_pipeline.defs.checks import DIAGNOSTIC_CHECKS, derived_facts_provenance
 from signet_pipeline.defs.jobs import (
     backup_job,
@@ -36,12 +36,19 @@ from signet_pipeline.defs.jobs import (
     connectors_job,
     documents_job,
     maintenance_job,
+    memory_md_job,
     process_memories_job,
     retention_job,
     sessions_job,
 )
 from signet_pipeline.defs.resources import EmbedderResource, LlmResource, SignetStoreResource
-from signet_pipeline.defs.schedules import backup_schedule, communities_schedule, maintenance_schedule, retention_schedule
+from signet_pipeline.defs.schedules import (
+    backup_schedule,
+    communities_schedule,
+    maintenance_schedule,
+    memory_md_schedule,
+    retention_schedule,
+)
 from signet_pipeline.defs.sensors import (
     MEMORY_JOBS,
     connector_jobs_sensor,
@@ -54,16 +61,16 @@ from signet_pipeline.defs.sensors import (
 defs = dg.Definitions(
     assets=[MEMORY_JOBS, memory_pipeline, reextracted_facts, entity_communities, retention_sweep, maintenance_cycle, embedding_projection,
             embedding_refresh, embedding_backfill, document_ingest, session_summaries, store_backup,
-            connector_sync],
+            connector_sync, memory_md],
     asset_checks=[derived_facts_provenance, *DIAGNOSTIC_CHECKS],
     jobs=[process_memories_job, communities_job, retention_job, maintenance_job,
           projection_job, embedding_refresh_job, embedding_backfill_job, documents_job, sessions_job, backup_job,
-          connectors_job],
+          connectors_job, memory_md_job],
     sensors=[memory_jobs_sensor, projection_request_sensor,
              embedding_refresh_sensor, document_jobs_sensor, session_jobs_sensor, queue_backlog_sensor,
              connector_jobs_sensor],
     schedules=[communities_schedule, retention_schedule, maintenance_schedule, projection_refresh_schedule,
-               backup_schedule],
+               backup_schedule, memory_md_schedule],
     resources={
         "signet": SignetStoreResource(embedder=EmbedderResource()),
         "llm": LlmResource(),

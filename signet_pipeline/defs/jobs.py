@@ -15,7 +15,7 @@ from signet_pipeline.defs.assets.documents import connector_sync, document_inges
 from signet_pipeline.defs.assets.graph import entity_communities
 from signet_pipeline.defs.assets.maintenance import maintenance_cycle, retention_sweep
 from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
-from signet_pipeline.defs.assets.sessions import session_summaries
+from signet_pipeline.defs.assets.sessions import memory_md, session_summaries
 from signet_pipeline.store.queue import CONNECTOR_SYNC, DOCUMENT_INGEST, SESSION_SUMMARY
 
 QUEUE_TAG = "signet/queue"
@@ -68,4 +68,9 @@ backup_job = dg.define_asset_job(
     "backup", selection=dg.AssetSelection.assets(store_backup),
     description="Back up one day (database copy + Parquet snapshot). Scheduled daily at backup.hour:backup.minute "
                 "for the day that ended; launch a partition or a backfill by hand for a backup now.",
+)
+
+memory_md_job = dg.define_asset_job(
+    "synthesize_memory_md", selection=dg.AssetSelection.assets(memory_md),
+    description="Regenerate MEMORY.md for the default agent and every isolated agent (memory.synthesis.schedule).",
 )

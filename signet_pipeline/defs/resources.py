@@ -76,7 +76,7 @@ class SignetStoreResource(dg.ConfigurableResource):
     def service(self) -> MemoryService:
         if self._service is None:
             settings = self.settings()
-            self._service = MemoryService(settings, embedder=self.embedder.load(settings))
+            self._service = MemoryService(settings, embedder=self.embedder.load(settings), process="pipeline")
         return self._service
 
     def queue(self, owner: str | None = None) -> JobQueue:

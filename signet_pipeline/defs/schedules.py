@@ -3,7 +3,7 @@
 import dagster as dg
 
 from signet_pipeline.config import load_settings
-from signet_pipeline.defs.jobs import backup_job, communities_job, maintenance_job, retention_job
+from signet_pipeline.defs.jobs import backup_job, communities_job, maintenance_job, memory_md_job, retention_job
 
 communities_schedule = dg.ScheduleDefinition(
     job=communities_job, cron_schedule="15 3 * * *", default_status=dg.DefaultScheduleStatus.RUNNING,
@@ -43,4 +43,13 @@ backup_schedule = dg.build_schedule_from_partitioned_job(
     default_status=dg.DefaultScheduleStatus.RUNNING if _settings.backup.enabled else dg.DefaultScheduleStatus.STOPPED,
     description="Backs up the day that ended, daily at backup.hour:backup.minute (default 02:30); keeps the newest "
                 "backup.keep days under <workspace>/backups.",
+)
+
+_SYNTHESIS_CRON = {"daily": "0 4 * * *", "weekly": "0 4 * * 1", "on-demand": "0 4 * * *"}
+memory_md_schedule = dg.ScheduleDefinition(
+    job=memory_md_job, cron_schedule=_SYNTHESIS_CRON[_settings.memory.synthesis.schedule],
+    default_status=dg.DefaultScheduleStatus.STOPPED if _settings.memory.synthesis.schedule == "on-demand"
+    else dg.DefaultScheduleStatus.RUNNING,
+    description="MEMORY.md synthesis at 04:00, daily or on Mondays (memory.synthesis.schedule); stopped when the "
+                "schedule is on-demand (materialize memory_md by hand, or a harness uses /api/hooks/synthesis).",
 )

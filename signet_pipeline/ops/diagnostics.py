@@ -18,6 +18,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from signet_pipeline import analytics
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import NotFound
 from signet_pipeline.store import analytics as analytics_store
@@ -178,3 +179,13 @@ def report(db: Database, settings: Settings, now: datetime | None = None) -> Dia
     domains = {name: fn(db, settings, now) for name, fn in DOMAINS.items()}
     score = round(sum(d.score * d.weight for d in domains.values()), 3)
     return DiagnosticsReport(score=score, status=status_of(score), generatedAt=to_iso(now), domains=domains)
+
+
+def memory_safety(db: Database, settings: Settings) -> dict[str, Any]:
+    """/api/analytics/memory-safety: the mutation domain, the latest mutation-stage errors and their count by code."""
+    recent = analytics.recent_errors(db, limit=50, stage="mutation").errors
+    by_code: dict[str, int] = {}
+    for event in recent:
+        by_code[event.code] = by_code.get(event.code, 0) + 1
+    return {"mutation": domain_health(db, settings, "mutation").model_dump(),
+            "recentErrors": [e.model_dump() for e in recent], "errorSummary": {"total": len(recent), "byCode": by_code}}

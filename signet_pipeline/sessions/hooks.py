@@ -22,6 +22,8 @@ from signet_pipeline.models import MAX_PROJECT_CHARS, MAX_TRANSCRIPT_CHARS, Reca
 from signet_pipeline.recall.search import recall
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
+from signet_pipeline.sessions import synthesis
+from signet_pipeline.sessions.synthesis import SUMMARY_TYPE
 from signet_pipeline.sessions.aspect_feedback import apply_session_feedback
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
@@ -35,7 +37,6 @@ TRANSCRIPT_SUFFIXES = frozenset({".jsonl", ".json", ".md", ".txt", ".log"})
 HEADER = "[signet memory]"
 RECENT_CONTEXT_CHARS = 1000
 RECENT_CONTEXT_SCAN = 20  # newest readable summaries looked through for the agent's own
-SUMMARY_TYPE = "session_summary"  # what compaction-complete and session summaries store
 ELLIPSIS = "…"
 
 
@@ -155,8 +156,13 @@ def compose(candidates: list[InjectedMemory], budget: int) -> tuple[str, list[In
 
 
 def recent_context(svc: MemoryService, req: SessionStartRequest) -> str | None:
-    """Where the last session left off: the newest session summary (compaction or session-end) the
-    agent can see, of this project when one is named, cut to RECENT_CONTEXT_CHARS."""
+    """The agent's MEMORY.md (synthesis.py) when there is one; else where the last session left
+    off: the newest session summary (compaction or session-end) the agent can see, of this project
+    when one is named. Cut to RECENT_CONTEXT_CHARS."""
+    working_memory = synthesis.read(svc, req.agent_id)
+    if working_memory:
+        return working_memory if len(working_memory) <= RECENT_CONTEXT_CHARS else \
+            working_memory[:RECENT_CONTEXT_CHARS - 1].rstrip() + ELLIPSIS
     flt = MemoryFilter(agent_id=req.agent_id, types=[SUMMARY_TYPE], project=req.project)
     # The agent's own sessions: another agent's shared summary is not where this one left off.
     latest = next((r for r in mem_store.list_page(svc.db.reader(), flt, RECENT_CONTEXT_SCAN, 0)

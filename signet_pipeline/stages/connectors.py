@@ -15,5 +15,6 @@ def run_connector_jobs(svc: MemoryService, queue: JobQueue, limit: int,
                        ids: list[int] | None = None) -> JobBatch[SyncResult]:
     return run_queue_jobs(
         svc.db, queue, ("connector", "filesystem"), CONNECTOR_SYNC, limit=limit, ids=ids, target="payload",
+        provider_event="provider.call",
         work=lambda job, _completion: sync(svc, SyncRequest.model_validate_json(job["payload"] or "{}")),
         result=lambda report: report.model_dump(exclude={"errors"}) | {"errors": len(report.errors)})

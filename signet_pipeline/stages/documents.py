@@ -111,5 +111,6 @@ def run_document_jobs(svc: MemoryService, queue: JobQueue, limit: int,
                       ids: list[int] | None = None) -> JobBatch[IngestReport]:
     return run_queue_jobs(
         svc.db, queue, ("document-fetch", svc.embedder.model), DOCUMENT_INGEST, limit=limit, ids=ids,
-        target="document_id", work=lambda job, _completion: ingest(svc, job["document_id"] or ""),
+        target="document_id", provider_event="provider.call",
+        work=lambda job, _completion: ingest(svc, job["document_id"] or ""),
         result=lambda report: report.model_dump(exclude={"document_id"}))

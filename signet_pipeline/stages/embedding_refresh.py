@@ -153,7 +153,7 @@ def _refresh(svc: MemoryService, candidates: list[Row], report: RefreshReport, c
 
 
 def _finish(svc: MemoryService, report: RefreshReport, calls: ProviderCalls, started: float) -> RefreshReport:
-    calls.flush(svc.db, provider=svc.embedder.name, model=svc.embedder.model)
+    calls.flush(svc.db, provider=svc.embedder.name, model=svc.embedder.model, event="provider.call")
     report.elapsed_s = round(time.monotonic() - started, 3)
     report.embed_ms = round(report.embed_ms, 1)
     report.write_ms = round(report.write_ms, 1)

@@ -25,6 +25,7 @@ from typing import Any
 import apsw
 
 from signet_pipeline.config_sections import RetentionConfig
+from signet_pipeline.store import analytics as analytics_store
 from signet_pipeline.store import checkpoints as checkpoint_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import graph as graph_store
@@ -153,6 +154,9 @@ def sweep(db: Database, cfg: RetentionConfig, *, now: str | None = None) -> Rete
         transcripts = before(cfg.transcript_retention_days)
         _run(report, db, "transcripts", transcripts, limit,
              lambda c: (sessions_store.purge_transcripts_before(c, transcripts, limit), {}))
+    telemetry = before(cfg.telemetry_retention_days)
+    _run(report, db, "telemetry", telemetry, limit,
+         lambda c: (analytics_store.prune_telemetry(c, before=telemetry, limit=limit), {}))
     _run(report, db, "embedding_change_log", None, cfg.change_log_batch,
          lambda c: (emb_store.prune_change_log(c, keep=cfg.change_log_keep, limit=cfg.change_log_batch), {}))
     return report

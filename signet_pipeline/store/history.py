@@ -40,3 +40,21 @@ def purge_before(conn: apsw.Connection, created_before: str, limit: int) -> int:
 def count_events_since(conn: apsw.Connection, event: str, since: str) -> int:
     return int(scalar(conn, "SELECT count(*) FROM memory_history WHERE event = ? AND created_at >= ?",
                       (event, since)) or 0)
+
+
+def memory_timeline(conn: apsw.Connection, memory_id: str, limit: int) -> list[Row]:
+    """What touched a memory, oldest first (at one instant: created, mentions, attributes, the rest): its history events, the entities it mentions and the
+    attributes derived from it (added, and superseded or deleted later)."""
+    return rows(conn, """
+        SELECT created_at AS at, 'memory.' || event AS type, changed_by AS actor, reason AS detail, NULL AS ref,
+               CASE event WHEN 'created' THEN 0 ELSE 3 END AS seq
+          FROM memory_history WHERE memory_id = :id
+        UNION ALL
+        SELECT m.created_at, 'mention', NULL, coalesce(m.mention_text, e.name), e.id, 1
+          FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id WHERE m.memory_id = :id
+        UNION ALL
+        SELECT created_at, 'attribute.added', NULL, kind, id, 2 FROM entity_attributes WHERE memory_id = :id
+        UNION ALL
+        SELECT updated_at, 'attribute.' || status, NULL, superseded_by, id, 4 FROM entity_attributes
+          WHERE memory_id = :id AND status <> 'active'
+        ORDER BY at, seq LIMIT :limit""", {"id": memory_id, "limit": limit})

@@ -4,11 +4,18 @@ content, query text, credentials or session keys: a model with free text does no
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
 Code = Annotated[str, StringConstraints(pattern=r"^[A-Za-z0-9_.:/-]{1,80}$")]
+_NOT_CODE = re.compile(r"[^A-Za-z0-9_.:/-]+")
+
+
+def code(value: str) -> str:
+    """A configured name (provider, model) as a Code: other characters become "-"."""
+    return (_NOT_CODE.sub("-", value) or "unknown")[:80]
 Ms = Annotated[float, Field(ge=0)]
 Count = Annotated[int, Field(ge=0)]
 

@@ -87,8 +87,13 @@ class StoreLogHandler(logging.Handler):
 
 
 def configure_logging(level: str = "info") -> None:
-    """The process's stderr log: one format and level for API, CLI and pipeline."""
-    logging.basicConfig(level=LEVELS.get(level.lower(), logging.INFO), format=FORMAT)
+    """The process's stderr log: one format and level for API, CLI and pipeline. The level is set
+    on the stderr handler too: the store handler lets `signet.*` INFO records through to the ring
+    even when stderr shows only warnings."""
+    chosen = LEVELS.get(level.lower(), logging.INFO)
+    logging.basicConfig(level=chosen, format=FORMAT)
+    for handler in logging.getLogger().handlers:
+        handler.setLevel(chosen)
 
 
 def attach_store(db: Database, process: str | None = None) -> StoreLogHandler:

@@ -1,5 +1,6 @@
 """Shared pieces of the assets: the drain shell and run config of queue-driven assets, and
 materialization metadata helpers (what an operator reads in the Dagster UI)."""
+import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -14,6 +15,7 @@ from signet_pipeline.stages.drain.loop import DrainPolicy, DrainReport, Worker, 
 from signet_pipeline.store.queue import JobQueue
 
 PROGRESS_EVERY_S = 15.0
+pipeline_log = logging.getLogger("signet.pipeline")
 # Runs that still hold (or will take) a slot: a sensor waits for these before requesting another.
 IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
              dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
@@ -68,6 +70,10 @@ def drain_queue(context: dg.AssetExecutionContext, config: DrainConfig, signet: 
                              worker=worker, yield_when=others_queued)
     context.log.info("%s: %d jobs in %d batches, %.1f s (%.1f jobs/s); stopped: %s", name, report.jobs,
                      report.batches, report.seconds, report.jobs_per_s, report.stopped)
+    # The same line in the service's own log (/api/logs), beside the API's entries.
+    pipeline_log.info("%s: %d jobs in %d batches, %.1f s; stopped: %s", name, report.jobs, report.batches,
+                      report.seconds, report.stopped,
+                      extra={"queue": name, "jobs": report.jobs, "batches": report.batches, "stopped": report.stopped})
     return report
 
 

@@ -1,11 +1,12 @@
-"""Session summary asset (queue-driven): ended sessions' transcripts become session_summary
-memories, which then go through extraction like any other memory."""
+"""Session assets: ended sessions' transcripts become session_summary memories (queue-driven),
+and MEMORY.md, the working-memory summary, is regenerated on its schedule."""
 
 import dagster as dg
 
 from signet_pipeline.defs.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
 from signet_pipeline.stages.drain.jobs import JobBatch
+from signet_pipeline.sessions.synthesis import agents_with_files, synthesize
 from signet_pipeline.stages.session_summary import run_session_jobs
 from signet_pipeline.store.queue import SESSION_SUMMARY
 
@@ -43,4 +44,31 @@ def session_summaries(context: dg.AssetExecutionContext, config: DrainConfig, si
                                 [[r.session_key[:24], r.windows, r.statements, len(r.memory_ids), r.elapsed_ms]
                                  for r in done[:20]], empty="no sessions summarized"),
         "warnings": bullet_list(warnings[:50] + batch.failed[:20]),
+    })
+
+
+@dg.asset(
+    group_name="sessions", kinds={"python", "markdown"},
+    description="MEMORY.md: the working-memory summary session-start hands to each new session as recentContext. "
+                "Selects the agent's pinned, important (>= 0.8) and last-7-days memories and its session summaries "
+                "(60 at most), has the LLM provider write the summary (the rules provider, or a provider that fails, "
+                "writes a deterministic structured one), backs the previous file up to memory/MEMORY.backup-<time>.md "
+                "and writes $SIGNET_WORKSPACE/MEMORY.md; an isolated agent gets agents/<id>/MEMORY.md. Scheduled by "
+                "memory.synthesis.schedule (daily, weekly or on-demand).",
+)
+def memory_md(context: dg.AssetExecutionContext, signet: SignetStoreResource, llm: LlmResource) -> dg.MaterializeResult:
+    svc = signet.service()
+    provider = llm.create(svc.settings)
+    reports = [synthesize(svc, provider, agent) for agent in agents_with_files(svc)]
+    for report in reports:
+        context.log.info("%s: %d memories -> %s (%d chars, %s)", report.agent_id, report.memories, report.path,
+                         report.chars, report.how)
+    first = reports[0]
+    return dg.MaterializeResult(metadata={
+        "memories_used": sum(r.memories for r in reports), "chars": sum(r.chars for r in reports),
+        "written_by": first.how, "path": dg.MetadataValue.path(first.path),
+        "backup": first.backup or "none (first synthesis)",
+        "preview": dg.MetadataValue.md(first.preview or "_empty_"),
+        "agents": table(["agent", "memories", "chars", "written by", "file"],
+                        [[r.agent_id, r.memories, r.chars, r.how, r.path] for r in reports]),
     })

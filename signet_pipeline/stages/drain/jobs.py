@@ -54,7 +54,8 @@ class JobBatch(Generic[R]):
 
 def run_queue_jobs(db: Database, queue: JobQueue, provider: tuple[str, str], job_type: str, *, limit: int,
                    ids: list[int] | None, work: Callable[[Row, Completion], R], result: Callable[[R], dict[str, Any]],
-                   target: str, concurrency: int = 1, lease_each: bool = False) -> JobBatch[R]:
+                   target: str, concurrency: int = 1, lease_each: bool = False,
+                   provider_event: str = "llm.generate") -> JobBatch[R]:
     """`work(job, completion)` makes the provider calls (raising ProviderError to retry the job); `result(report)`
     is stored on the completed job; `target` names the job's column shown in failures; `provider`
     (name, model) is what the outcomes are recorded under. Any other exception fails the job too
@@ -92,7 +93,7 @@ def run_queue_jobs(db: Database, queue: JobQueue, provider: tuple[str, str], job
                 break
             batch.leased += 1
             one(leased[0])
-        calls.flush(db, provider=provider[0], model=provider[1])
+        calls.flush(db, provider=provider[0], model=provider[1], event=provider_event)
         return batch
     jobs = queue.lease([job_type], limit=limit, ids=ids)
     batch.leased = len(jobs)
@@ -102,5 +103,5 @@ def run_queue_jobs(db: Database, queue: JobQueue, provider: tuple[str, str], job
     else:
         for job in jobs:
             one(job)
-    calls.flush(db, provider=provider[0], model=provider[1])
+    calls.flush(db, provider=provider[0], model=provider[1], event=provider_event)
     return batch

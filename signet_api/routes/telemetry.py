@@ -1,0 +1,98 @@
+"""Telemetry, logs and memory safety (more-endpoints "Telemetry, logs, memory safety"). Local only:
+these read the store's bounded rings; nothing is sent anywhere."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import StreamingResponse
+from starlette.concurrency import run_in_threadpool
+
+from signet_api.deps import service
+from signet_pipeline.errors import NotFound
+from signet_pipeline.ops.diagnostics import memory_safety
+from signet_pipeline.service import MemoryService
+from signet_pipeline.telemetry import reports
+
+router = APIRouter(tags=["telemetry"])
+Service = Annotated[MemoryService, Depends(service)]
+Level = Literal["debug", "info", "warning", "warn", "error", "critical"]
+Stamp = Annotated[str | None, Query(max_length=40)]
+Category = Annotated[str | None, Query(max_length=100)]
+STREAM_POLL_S = 0.5
+
+
+def _enabled(svc: MemoryService) -> bool:
+    return svc.settings.pipeline.telemetry_enabled
+
+
+@router.get("/api/telemetry/events", summary="Telemetry events, newest first (counts, durations, codes)")
+def events_route(svc: Service, event: Annotated[str | None, Query(max_length=80)] = None, since: Stamp = None,
+                 until: Stamp = None, limit: Annotated[int, Query(ge=1, le=10_000)] = 100) -> dict[str, Any]:
+    return reports.events(svc.db, enabled=_enabled(svc), event=event, since=since, until=until, limit=limit)
+
+
+@router.get("/api/telemetry/stats", summary="Telemetry totals: LLM calls and tokens, recall latency, pipeline errors")
+def stats_route(svc: Service, since: Stamp = None) -> dict[str, Any]:
+    return reports.stats(svc.db, enabled=_enabled(svc), since=since)
+
+
+@router.get("/api/telemetry/export", summary="Telemetry events as NDJSON, oldest first (404 while disabled)",
+            response_class=StreamingResponse)
+def export_route(svc: Service, since: Stamp = None,
+                 limit: Annotated[int, Query(ge=1, le=100_000)] = 10_000) -> StreamingResponse:
+    if not _enabled(svc):
+        raise NotFound("telemetry is disabled (memory.pipelineV2.telemetryEnabled)", code="telemetry_disabled")
+    return StreamingResponse(reports.export_lines(svc.db, since=since, limit=limit),
+                             media_type="application/x-ndjson",
+                             headers={"content-disposition": 'attachment; filename="signet-telemetry.ndjson"'})
+
+
+def _logs(svc: MemoryService, limit: int, level: Level | None, category: str | None, since: str | None):
+    return reports.logs(svc.db, limit=limit, level=level, category=category, since=since)
+
+
+@router.get("/api/logs", summary="The service's structured log (API, CLI and pipeline), newest first")
+def logs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=1000)] = 100, level: Level | None = None,
+               category: Category = None, since: Stamp = None) -> dict[str, Any]:
+    return _logs(svc, limit, level, category, since)
+
+
+@router.get("/api/analytics/logs", summary="Same as /api/logs")
+def analytics_logs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=1000)] = 100, level: Level | None = None,
+                         category: Category = None, since: Stamp = None) -> dict[str, Any]:
+    return _logs(svc, limit, level, category, since)
+
+
+@router.get("/api/logs/stream", summary="New log entries as Server-Sent Events (first a `connected` event)",
+            response_class=StreamingResponse)
+async def logs_stream_route(request: Request, svc: Service, level: Level | None = None,
+                            category: Category = None,
+                            max_seconds: Annotated[float | None, Query(alias="maxSeconds", gt=0, le=86_400)] = None,
+                            ) -> StreamingResponse:
+    """`maxSeconds` ends the stream after that long (clients reconnect); without it the stream
+    stays open until the client goes away."""
+    deadline = None if max_seconds is None else time.monotonic() + max_seconds
+
+    async def entries() -> AsyncIterator[str]:
+        after = await run_in_threadpool(reports.last_log_id, svc.db)
+        yield f"data: {json.dumps({'type': 'connected'})}\n\n"
+        # Nothing is registered per connection: the generator polls the ring and ends with the client.
+        while not await request.is_disconnected() and (deadline is None or time.monotonic() < deadline):
+            for entry in await run_in_threadpool(reports.logs_after, svc.db, after, level=level, category=category):
+                after = entry["id"]
+                yield f"data: {json.dumps(entry)}\n\n"
+            await asyncio.sleep(STREAM_POLL_S)
+
+    return StreamingResponse(entries(), media_type="text/event-stream",
+                             headers={"cache-control": "no-cache", "x-accel-buffering": "no"})
+
+
+@router.get("/api/analytics/memory-safety", summary="Mutation health, recent mutation errors and their summary")
+def memory_safety_route(svc: Service) -> dict[str, Any]:
+    return memory_safety(svc.db, svc.settings)

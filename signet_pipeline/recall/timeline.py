@@ -1,0 +1,43 @@
+"""Timelines (more-endpoints "Timeline and identity"): the events that touched one memory or one
+entity, oldest first, and the same as a document to download."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from signet_pipeline.errors import NotFound
+from signet_pipeline.recall.reads import visible
+from signet_pipeline.service import MemoryService
+from signet_pipeline.store import agents as agents_store
+from signet_pipeline.store import graph as graph_store
+from signet_pipeline.store import history as history_store
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.timeutil import now_iso
+
+MAX_EVENTS = 5_000
+
+
+def timeline(svc: MemoryService, item_id: str, *, agent_id: str, limit: int = MAX_EVENTS) -> dict[str, Any]:
+    """A memory id or an entity id; NotFound when it is neither or the agent may not read it."""
+    with svc.db.read() as conn:
+        memory = mem_store.get(conn, item_id, include_deleted=True)
+        if memory is not None:
+            if not visible(conn, memory, agent_id):
+                raise NotFound(f"nothing with id {item_id}")
+            kind, found = "memory", history_store.memory_timeline(conn, item_id, limit)
+        else:
+            entity = graph_store.entity_row(conn, item_id)
+            if entity is None or not agents_store.can_read(conn, agent_id=agent_id, owner=entity["agent_id"],
+                                                           visibility="global"):
+                raise NotFound(f"nothing with id {item_id}")
+            kind, found = "entity", graph_store.entity_timeline(conn, item_id, limit)
+    events = [{k: v for k, v in r.items() if v is not None and k != "seq"} for r in found]
+    return {"id": item_id, "kind": kind, "events": events, "count": len(events)}
+
+
+def timeline_export(svc: MemoryService, item_id: str, *, agent_id: str) -> dict[str, Any]:
+    body = timeline(svc, item_id, agent_id=agent_id)
+    return {"generatedAt": now_iso(), **body, "counts": dict(Counter(e["type"] for e in body["events"])),
+            "first": body["events"][0]["at"] if body["events"] else None,
+            "last": body["events"][-1]["at"] if body["events"] else None}
