@@ -9,6 +9,7 @@ from fastapi import Depends, FastAPI
 
 from signet_api.auth import Auth, authorize
 from signet_api.errors import install_error_handlers
+from signet_api import pages
 from signet_api.middleware import AnalyticsMiddleware
 from signet_api.routes import (
     analytics,
@@ -45,7 +46,9 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
 
     settings = service.settings if service is not None else settings or load_settings()
     # Team mode serves nothing without a token: the interactive docs and the schema go too.
-    docs = {"docs_url": None, "redoc_url": None, "openapi_url": None} if settings.auth.mode == "team" else {}
+    team = settings.auth.mode == "team"
+    # The docs pages are served from local assets (pages.py), never FastAPI's CDN-backed defaults.
+    docs = {"docs_url": None, "redoc_url": None, **({"openapi_url": None} if team else {})}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -92,4 +95,5 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.include_router(timeline.router)
     app.include_router(synthesis.router)
     app.include_router(mcp.router)
+    pages.install(app, docs=not team)
     return app

@@ -44,3 +44,15 @@ def test_unknown_routes_and_methods_use_the_error_shape(client):
     assert missing.status_code == 404 and missing.json()["error"]["code"] == "not_found"
     wrong = client.get("/api/memory/remember")
     assert wrong.status_code in (404, 405) and "error" in wrong.json()
+
+
+def test_docs_pages_load_every_asset_from_this_service(client):
+    import re
+
+    for page in ("/docs", "/redoc"):
+        html = client.get(page).text
+        urls = re.findall(r"""(?:src|href)=["']([^"']+)["']""", html) + re.findall(r"""url: ?['"]([^'"]+)['"]""", html)
+        assert urls, page
+        for url in urls:
+            assert url.startswith("/"), f"{page} loads {url} from another host"
+            assert client.get(url).status_code == 200, url

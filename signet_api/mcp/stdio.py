@@ -8,7 +8,6 @@ import asyncio
 import ipaddress
 import json
 import logging
-import os
 import sys
 from typing import Any, BinaryIO
 from urllib.parse import urlsplit
@@ -16,31 +15,20 @@ from urllib.parse import urlsplit
 import httpx
 
 from signet_api.mcp.client import CLIENT_HEADERS, rest_caller
+from signet_sdk import connection as sdk_connection
 from signet_api.mcp.protocol import McpServer
 
 log = logging.getLogger("signet.mcp")
-DEFAULT_URL = "http://localhost:3850"
 TIMEOUT_S = 60.0
 
 
 def daemon_url(env: dict[str, str] | None = None) -> str:
     """SIGNET_DAEMON_URL, else http://$SIGNET_HOST:$SIGNET_PORT, else localhost:3850 (wire contract)."""
-    env = os.environ if env is None else env
-    if env.get("SIGNET_DAEMON_URL"):
-        return env["SIGNET_DAEMON_URL"].rstrip("/")
-    host, port = env.get("SIGNET_HOST") or "localhost", env.get("SIGNET_PORT") or "3850"
-    return f"http://{f'[{host}]' if ':' in host else host}:{port}"
+    return sdk_connection.daemon_url(env)
 
 
 def daemon_headers(env: dict[str, str] | None = None) -> dict[str, str]:
-    env = os.environ if env is None else env
-    headers = dict(CLIENT_HEADERS)
-    token = env.get("SIGNET_API_KEY") or env.get("SIGNET_TOKEN")
-    if token:
-        headers["authorization"] = f"Bearer {token}"
-    if env.get("SIGNET_AGENT_ID"):
-        headers["x-signet-agent-id"] = env["SIGNET_AGENT_ID"]
-    return headers
+    return sdk_connection.daemon_headers(env, base=CLIENT_HEADERS)
 
 
 def _local(url: str) -> bool:

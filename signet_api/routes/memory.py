@@ -116,9 +116,14 @@ def search_route(
 def list_route(request: Request, svc: Service,
                limit: Annotated[int, Query(ge=1, le=1000)] = 100,
                offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
-               type: str | None = None, agentId: str | None = None) -> dict[str, Any]:
+               type: Annotated[str | None, Query(max_length=100)] = None, agentId: str | None = None,
+               tags: Annotated[str | None, Query(max_length=1000, description="comma-separated; all must match")] = None,
+               pinned: str | None = None, since: Annotated[str | None, Query(max_length=40)] = None,
+               until: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
     return reads.list_memories(svc, limit=limit, offset=offset, memory_type=type,
-                               agent_id=reading_agent(request, agentId))
+                               agent_id=reading_agent(request, agentId),
+                               tags=[t.strip() for t in tags.split(",") if t.strip()] if tags else [],
+                               pinned=_truthy(pinned), since=since, until=until)
 
 
 @router.get("/api/memory/jobs/{job_id}", summary="Status of a pipeline job")

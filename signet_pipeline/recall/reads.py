@@ -70,8 +70,10 @@ def get_memory(svc: MemoryService, memory_id: str, *, agent_id: str = "default",
 
 
 def list_memories(svc: MemoryService, *, limit: int, offset: int, memory_type: str | None,
-                  agent_id: str = "default") -> dict[str, Any]:
-    flt = MemoryFilter(agent_id=agent_id, types=[memory_type] if memory_type else [])
+                  agent_id: str = "default", tags: list[str] | None = None, pinned: bool | None = None,
+                  since: str | None = None, until: str | None = None) -> dict[str, Any]:
+    flt = MemoryFilter(agent_id=agent_id, types=[memory_type] if memory_type else [], tags=tags or [],
+                       pinned=pinned, since=since, until=until)
     with svc.db.read() as conn:
         page = mem_store.list_page(conn, flt, limit, offset)
         stats = mem_store.stats(conn, MemoryFilter(agent_id=agent_id))
