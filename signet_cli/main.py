@@ -8,6 +8,7 @@ import ipaddress
 import sys
 from pathlib import Path
 
+from signet_cli import client_commands
 from signet_pipeline.config import load_settings
 from signet_pipeline.errors import ConfigError, SnapshotError
 from signet_pipeline.telemetry.logs import configure_logging
@@ -157,6 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
     restore = sub.add_parser("import", help="import a snapshot into the workspace (new or live; run twice, no change)")
     restore.add_argument("path", type=Path, help="a snapshot directory written by `signet export`")
     restore.set_defaults(func=_import)
+
+    client_commands.add_parsers(sub)
 
     evaluate = sub.add_parser("eval", help="retrieval evaluation")
     datasets = evaluate.add_subparsers(dest="dataset", required=True)
