@@ -55,8 +55,10 @@ def _eval_locomo(args: argparse.Namespace) -> int:
     def floats(text: str | None) -> list[float] | None:
         return [float(v) for v in text.split(",")] if text else None
 
+    from signet_cli.progress import ProgressBar
+
     run(args.file, url=args.url, out=args.out, workers=args.workers, alphas=floats(args.alphas),
-        min_scores=floats(args.min_scores), hints=args.hints, pipeline=args.pipeline)
+        min_scores=floats(args.min_scores), hints=args.hints, pipeline=args.pipeline, progress=ProgressBar())
     return 0
 
 

@@ -15,6 +15,7 @@ import json
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -93,10 +94,12 @@ def wait_drained(client: httpx.Client, timeout_s: float = 3600) -> float:
 
 def run(file: Path, *, url: str | None = None, out: Path | None = None, workers: int = 4,
         alphas: list[float] | None = None, min_scores: list[float] | None = None, hints: bool = False,
-        pipeline: bool = False, log=print) -> dict:
+        pipeline: bool = False, log=print, progress: Callable[[str, int, int], None] | None = None) -> dict:
     """Extra recall passes over one ingest: `alphas` (reported as `signet a=X`) and `min_scores`
     (`signet min=X`; the main pass uses min_score 0 so that R@25 counts every candidate).
-    `hints`: the throw-away workspace has hints on, and they are generated before recalling."""
+    `hints`: the throw-away workspace has hints on, and they are generated before recalling.
+    `progress(step, done, total)` follows the conversations remembered and the questions asked."""
+    progress = progress or (lambda step, done, total: None)
     if (hints or pipeline) and url:
         raise ValueError("--hints and --pipeline need the local throw-away server")
     samples = load(file)
@@ -118,7 +121,10 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
             walls, server_ms = [], []
             with httpx.Client(base_url=url, timeout=120) as client:
                 started = time.perf_counter()
-                maps = [ingest(client, s, workers) for s in samples]
+                maps = []
+                for i, sample in enumerate(samples):
+                    maps.append(ingest(client, sample, workers))
+                    progress("remember conversations", i + 1, len(samples))
                 ingest_s = time.perf_counter() - started
                 log(f"remembered in {ingest_s:.1f} s")
                 if pipeline:
@@ -131,6 +137,7 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
                     for sample, by_memory in zip(samples, maps):
                         for q, ranked, wall, srv in recall_questions(client, sample, by_memory, extra):
                             ours[name].append(metrics.score(ranked, q.evidence, q.category))
+                            progress(f"recall ({name})", len(ours[name]), questions)
                             if name == "signet":
                                 walls.append(wall)
                                 server_ms.append(srv)
