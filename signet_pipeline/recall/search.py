@@ -241,6 +241,9 @@ class RecallOptions:
     postings_budget: int | None = None  # search.fts_postings_budget
     hub_correction: bool = True  # search.hub_penalty applies
     graph: bool = True  # traversal, graph boost and dampening (memory.pipelineV2.graph/traversal/dampening)
+    # Conversation context (recall/context.py): dated memories for "when" questions, replies to strong
+    # hits, one result per fact family. Off for near-duplicate lookups, which want the rows themselves.
+    context: bool = True
     record_session: bool = True  # False: the caller records in the session ledger what it really used
     # Date phrases and `time` (memory-api temporal recall) serve a caller's search; internal lookups
     # (decisions, forget by query, injection hooks) whose text merely holds a date must not be cut to that day.
@@ -338,11 +341,11 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     for mid in boosted & fused.keys():
         fused[mid].score += pipeline.graph.boost_weight
     dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening, set(trav.focal)) if use_graph else {}
-    if cfg.temporal_weight and context.asks_when(req.query):
+    if options.context and cfg.temporal_weight and context.asks_when(req.query):
         context.prefer_dated(fused, rows, cfg.temporal_weight)
-    if cfg.reply_weight:
+    if options.context and cfg.reply_weight:
         _add_replies(conn, fused, rows, flt, leg, index, keyword, alpha, cfg)
-    if cfg.collapse_derived:
+    if options.context and cfg.collapse_derived:
         context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
                                  cfg.derived_weight)
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)

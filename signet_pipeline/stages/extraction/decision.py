@@ -29,7 +29,7 @@ CANDIDATES = 5
 # still a near-duplicate). No graph paths: they find related memories, not restatements.
 # Candidate lookups are not memory accesses.
 CANDIDATE_SEARCH = RecallOptions(track_access=False, pool=15, postings_budget=2000, hub_correction=False,
-                                 graph=False)
+                                 graph=False, context=False)
 ACTIONS = ("add", "update", "delete", "none")
 NO_CANDIDATES_REASON = "no similar memory exists"
 
