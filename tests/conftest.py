@@ -61,8 +61,9 @@ def remember(client, content: str, **fields) -> dict:
 
 
 def settle(svc: MemoryService) -> None:
+    # A minute, not the service's 5 s: thousands of queued vectors on a loaded CI machine take a while.
     if svc.embed_behind is not None:
-        assert svc.embed_behind.settle()
+        assert svc.embed_behind.settle(timeout=60)
 
 
 def recall(client, query: str, **fields) -> dict:
