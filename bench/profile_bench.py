@@ -20,7 +20,7 @@ import polars as pl
 from bench.report import markdown
 from signet_pipeline.config import DB_RELATIVE_PATH
 from signet_pipeline.snapshots.export import export_snapshot
-from signet_pipeline.snapshots.profile import _QUERIES, profile
+from signet_pipeline.snapshots.profile import QUERIES, profile
 from signet_pipeline.snapshots.restore import check
 from signet_pipeline.store.db import Database
 
@@ -72,7 +72,7 @@ def run(workspace: Path, snapshot: Path | None, repeat: int) -> None:
         rows = []
         sqlite_total = parquet_total = arrow_total = 0.0
         conn = db.reader()
-        for name, (table, sql) in _QUERIES.items():
+        for name, (table, sql) in QUERIES.items():
             sqlite_ms = _median(lambda: conn.execute(SQLITE[name]).fetchall(), repeat)
 
             def over_arrow(table=table, sql=sql):

@@ -90,7 +90,7 @@ def record_errors(db: Database, events: list[ErrorEvent]) -> None:
     Bookkeeping only: a failure is logged, never raised into the remember or batch it describes."""
     if not events:
         return
-    for e in events:
+    for e in events if telemetry.active() else ():
         telemetry.record(PipelineError(stage=e.stage, code=e.code))
     try:
         with db.write() as conn:
@@ -291,7 +291,7 @@ class ProviderCalls:
         is also a telemetry event (`llm.generate`, or `provider.call` for fetches and embeddings)."""
         with self._lock:
             outcomes, self.outcomes = self.outcomes, []
-        for outcome, ms, _ in outcomes:
+        for outcome, ms, _ in outcomes if telemetry.active() else ():
             telemetry.record(LlmCall(event=event, provider=_code(provider), model=_code(model),
                                      ok=outcome == "success", timeout=outcome == "timeout", durationMs=round(ms, 2)))
         if outcomes:

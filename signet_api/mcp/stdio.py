@@ -16,15 +16,11 @@ import httpx
 
 from signet_api.mcp.client import CLIENT_HEADERS, rest_caller
 from signet_sdk import connection as sdk_connection
+from signet_sdk.connection import daemon_url
 from signet_api.mcp.protocol import McpServer
 
 log = logging.getLogger("signet.mcp")
 TIMEOUT_S = 60.0
-
-
-def daemon_url(env: dict[str, str] | None = None) -> str:
-    """SIGNET_DAEMON_URL, else http://$SIGNET_HOST:$SIGNET_PORT, else localhost:3850 (wire contract)."""
-    return sdk_connection.daemon_url(env)
 
 
 def daemon_headers(env: dict[str, str] | None = None) -> dict[str, str]:

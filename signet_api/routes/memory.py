@@ -43,7 +43,8 @@ def _remember(request: Request, body: RememberRequest, svc: MemoryService, who: 
     body.project = project_scope(request) or body.project  # a project-scoped token writes into its project
     started = time.perf_counter()
     result = remember(svc, body, who, behind=True)
-    telemetry.record(RememberPerformed(deduped=result.deduped, latencyMs=_ms_since(started)))
+    if telemetry.active():
+        telemetry.record(RememberPerformed(deduped=result.deduped, latencyMs=_ms_since(started)))
     return result
 
 
@@ -78,8 +79,9 @@ def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> Recall
         body.session_key = request.headers["x-signet-session-key"]
     started = time.perf_counter()
     result = recall(svc, body, SEARCH)
-    kind = "temporal" if result.meta.get("temporal") else "aggregate" if result.aggregate else result.method
-    telemetry.record(RecallPerformed(type=kind, results=len(result.results), latencyMs=_ms_since(started)))
+    if telemetry.active():
+        kind = "temporal" if result.meta.get("temporal") else "aggregate" if result.aggregate else result.method
+        telemetry.record(RecallPerformed(type=kind, results=len(result.results), latencyMs=_ms_since(started)))
     return result
 
 

@@ -53,10 +53,9 @@ async function memories(params) {
   let rows;
   if (q.get("q")) {
     const body = { query: q.get("q"), limit: 50, ...filters };
-    if (body.tags) body.tags = body.tags;
     if (body.pinned) body.pinned = true;
     const { body: found } = await api("/api/memory/recall", { method: "POST", body: JSON.stringify(body) });
-    rows = found.results.map((r) => ({ ...r, score: r.score }));
+    rows = found.results;
   } else {
     const { body: page } = await api(`/api/memories?${new URLSearchParams({ limit: 100, ...filters })}`);
     rows = page.memories;

@@ -12,6 +12,7 @@ success rate of the provider's recent calls.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any, Literal
@@ -184,8 +185,6 @@ def report(db: Database, settings: Settings, now: datetime | None = None) -> Dia
 def memory_safety(db: Database, settings: Settings) -> dict[str, Any]:
     """/api/analytics/memory-safety: the mutation domain, the latest mutation-stage errors and their count by code."""
     recent = analytics.recent_errors(db, limit=50, stage="mutation").errors
-    by_code: dict[str, int] = {}
-    for event in recent:
-        by_code[event.code] = by_code.get(event.code, 0) + 1
+    by_code = dict(Counter(event.code for event in recent))
     return {"mutation": domain_health(db, settings, "mutation").model_dump(),
             "recentErrors": [e.model_dump() for e in recent], "errorSummary": {"total": len(recent), "byCode": by_code}}

@@ -97,19 +97,19 @@ class MatrixIndex:
         conn = self._db.reader()
         with self._lock:
             if not self._loaded:
-                self._reload(conn)
+                self._reload()
                 return
             changes = emb_store.changes_since(conn, self._seq)
             if not changes:
                 return
             if changes[0][0] > self._seq + 1:  # entries we never saw were pruned from the log
-                self._reload(conn)
+                self._reload()
                 return
             self._apply(conn, changes)
             if self._removed > 1024 and self._removed > self._n // 4:
-                self._reload(conn)  # compact
+                self._reload()  # compact
 
-    def _reload(self, conn) -> None:
+    def _reload(self) -> None:
         self._reset()
         with self._db.read() as snapshot:  # the count, the change seq and the rows from one snapshot
             self._seq = emb_store.last_change_seq(snapshot)  # later changes get re-applied

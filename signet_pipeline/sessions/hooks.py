@@ -161,15 +161,17 @@ def recent_context(svc: MemoryService, req: SessionStartRequest) -> str | None:
     when one is named. Cut to RECENT_CONTEXT_CHARS."""
     working_memory = synthesis.read(svc, req.agent_id)
     if working_memory:
-        return working_memory if len(working_memory) <= RECENT_CONTEXT_CHARS else \
-            working_memory[:RECENT_CONTEXT_CHARS - 1].rstrip() + ELLIPSIS
+        return _cut(working_memory)
     flt = MemoryFilter(agent_id=req.agent_id, types=[SUMMARY_TYPE], project=req.project)
     # The agent's own sessions: another agent's shared summary is not where this one left off.
     latest = next((r for r in mem_store.list_page(svc.db.reader(), flt, RECENT_CONTEXT_SCAN, 0)
                    if r["agent_id"] == req.agent_id), None)
     if latest is None:
         return None
-    text = " ".join(latest["content"].split())
+    return _cut(" ".join(latest["content"].split()))
+
+
+def _cut(text: str) -> str:
     return text if len(text) <= RECENT_CONTEXT_CHARS else text[:RECENT_CONTEXT_CHARS - 1].rstrip() + ELLIPSIS
 
 

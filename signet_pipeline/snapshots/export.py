@@ -99,18 +99,13 @@ def export_snapshot(db: Database, out: str | Path, *, fmt: FileFormat = "parquet
     entries: list[TableFile] = []
     with db.read() as conn:
         embedding = embedding_store.dominant_model(conn)
-        info = None
-        if embedding is not None:
-            kept = snapshot_tables.count(conn, snapshot_tables.BY_NAME["embeddings"], agent=agent)
-            info = EmbeddingInfo(model=embedding[0], dimensions=embedding[1])
-            params = {"model": embedding[0], "dims": embedding[1]}
-            info.left_out = kept - snapshot_tables.count(conn, snapshot_tables.BY_NAME["embeddings"], agent=agent,
-                                                         extra=_EMBEDDING_FILTER, params=params)
+        info = EmbeddingInfo(model=embedding[0], dimensions=embedding[1]) if embedding else None
         for table in snapshot_tables.TABLES:
-            if table.name == "embeddings" and info is None:
-                continue
-            extra, params = (_EMBEDDING_FILTER, {"model": info.model, "dims": info.dimensions}) \
-                if table.name == "embeddings" and info else (None, {})
+            extra, params = None, {}
+            if table.name == "embeddings":
+                if info is None:
+                    continue
+                extra, params = _EMBEDDING_FILTER, {"model": info.model, "dims": info.dimensions}
             cols = _columns(conn, table)
             schema = pl.Schema({c.name: polars_type(c, info.dimensions if info else None) for c in cols})
             total = snapshot_tables.count(conn, table, agent=agent, extra=extra, params=params)
@@ -125,6 +120,9 @@ def export_snapshot(db: Database, out: str | Path, *, fmt: FileFormat = "parquet
                 progress(table.name, 0, 0)
             entries.append(TableFile(table=table.name, family=table.family, file=path.name, rows=total,
                                      bytes=path.stat().st_size, sha256=sha256_of(path), columns=cols))
+        if info is not None:  # vectors of another model or dimension await re-embedding: not exported
+            info.left_out = snapshot_tables.count(conn, snapshot_tables.BY_NAME["embeddings"], agent=agent) \
+                - next(e.rows for e in entries if e.table == "embeddings")
         schema_version = max(applied_versions(db), default=0)
     manifest = Manifest(schema_version=schema_version, signet_version=__version__, created_at=now_iso(),
                         agent=agent, file_format=fmt, embedding=info, tables=entries)

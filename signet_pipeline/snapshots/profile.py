@@ -13,7 +13,7 @@ from pydantic import BaseModel
 
 from signet_pipeline.snapshots.manifest import Manifest
 
-_QUERIES: dict[str, tuple[str, str]] = {
+QUERIES: dict[str, tuple[str, str]] = {
     # name: (table the query reads, SQL over `t`, that table's file)
     "memories_by_agent_and_type": ("memories", """
         SELECT agent_id, type, count(*) FILTER (WHERE is_deleted = 0) AS live,
@@ -47,7 +47,7 @@ def profile(root: str | Path, manifest: Manifest) -> dict[str, ProfileTable]:
     reader = "read_parquet" if manifest.file_format == "parquet" else "read_ndjson_auto"
     out: dict[str, ProfileTable] = {}
     with duckdb.connect() as con:
-        for name, (table, sql) in _QUERIES.items():
+        for name, (table, sql) in QUERIES.items():
             entry = manifest.table(table)
             if entry is None or entry.rows == 0:
                 continue

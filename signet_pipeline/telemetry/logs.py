@@ -2,7 +2,7 @@
 
 `configure_logging` sets the process's log level and format on stderr, as before, and adds a
 handler that buffers each `signet.*` record at INFO or above and writes them to the store's
-bounded `log_entries` ring once a second, from a daemon thread. /api/logs reads that ring, so the
+bounded `log_entries` ring once a second, from a daemon thread (buffer.py). /api/logs reads that ring, so the
 pipeline's entries appear beside the API's; Dagster keeps its own run logs as well. A record's
 `extra` fields that are numbers, flags or short identifiers travel with it (never free text).
 """
@@ -12,15 +12,14 @@ from __future__ import annotations
 import json
 import logging
 import os
-import threading
 from typing import Any
 
 from signet_pipeline.store import analytics as analytics_store
 from signet_pipeline.store.db import Database
+from signet_pipeline.telemetry.buffer import BufferedWriter
 from signet_pipeline.timeutil import now_iso
 
 KEEP = 10_000
-FLUSH_EVERY_S = 1.0
 LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "warn": logging.WARNING,
           "error": logging.ERROR, "critical": logging.CRITICAL}
 FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -42,14 +41,17 @@ class StoreLogHandler(logging.Handler):
         super().__init__(level)
         self.db = db
         self.process = process
-        self._buffer: list[tuple[int, str, str, str | None, str, str]] = []
-        self._lock = threading.Lock()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="signet-log-writer", daemon=True)
-        self._thread.start()
+        self._buffer = BufferedWriter(self._write, name="signet-log-writer")
+
+    def _write(self, entries: list[tuple[int, str, str, str | None, str, str]]) -> None:
+        try:
+            with self.db.write() as conn:
+                analytics_store.append_logs(conn, entries, keep=KEEP)
+        except Exception:  # noqa: BLE001 - the stderr log still has them
+            pass
 
     def emit(self, record: logging.LogRecord) -> None:
-        if threading.current_thread() is self._thread:
+        if self._buffer.on_writer_thread:
             return  # the writer's own trouble must not feed itself
         try:
             message = record.getMessage()
@@ -57,32 +59,16 @@ class StoreLogHandler(logging.Handler):
                 message = f"{message}: {type(record.exc_info[1]).__name__}: {record.exc_info[1]}"
             fields = _fields(record)
             category = record.name.removeprefix("signet.") if record.name != "signet" else "signet"
-            entry = (record.levelno, category, message[:2000], json.dumps(fields) if fields else None,
-                     self.process, now_iso())
+            self._buffer.add((record.levelno, category, message[:2000], json.dumps(fields) if fields else None,
+                              self.process, now_iso()))
         except Exception:  # noqa: BLE001 - logging must never raise into the caller
             self.handleError(record)
-            return
-        with self._lock:
-            self._buffer.append(entry)
 
     def flush(self) -> None:
-        with self._lock:
-            entries, self._buffer = self._buffer, []
-        if entries:
-            try:
-                with self.db.write() as conn:
-                    analytics_store.append_logs(conn, entries, keep=KEEP)
-            except Exception:  # noqa: BLE001 - the stderr log still has them
-                pass
-
-    def _run(self) -> None:
-        while not self._stop.wait(FLUSH_EVERY_S):
-            self.flush()
+        self._buffer.flush()
 
     def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)
-        self.flush()
+        self._buffer.close()
         super().close()
 
 
