@@ -189,6 +189,37 @@ class ServerConfig(Section):
     port: int = Field(3850, ge=1, le=65535)
 
 
+KIB, MIB = 1 << 10, 1 << 20
+
+
+class LimitsConfig(Section):
+    """What one request may cost (docs/SECURITY.md). A body over its byte limit is refused with 413
+    before it is read whole, parsed or authenticated; a field over its limit is a 422 naming it."""
+
+    # Every route but the few that carry transcripts or documents (max_upload_bytes).
+    max_body_bytes: int = Field(1 * MIB, ge=64 * KIB, le=256 * MIB)
+    # session-end / pre-compaction / compaction-complete transcripts, POST /api/documents, remember's transcript.
+    max_upload_bytes: int = Field(16 * MIB, ge=64 * KIB, le=1024 * MIB)
+    max_content_chars: int = Field(100_000, ge=1_000, le=10_000_000, description="a memory's content")
+    max_transcript_chars: int = Field(8_000_000, ge=10_000, le=1_000_000_000, description="an inline transcript")
+    max_tags: int = Field(50, ge=1, le=10_000, description="tags on one memory")
+    max_tag_chars: int = Field(100, ge=8, le=10_000, description="characters in one tag")
+    max_metadata_bytes: int = Field(16 * KIB, ge=256, le=16 * MIB, description="a remember's metadata as JSON")
+    # One FTS or search statement may run this long before it is interrupted (408 query_timeout).
+    query_time_ms: int = Field(5_000, ge=100, le=600_000)
+
+
+class ConnectorsConfig(Section):
+    """Filesystem connectors (more-endpoints "Connectors"). A connector's rootPath must lie under one
+    of `allowed_roots`, set here by the operator (agent.yaml or SIGNET_CONNECTORS__ALLOWED_ROOTS), never
+    through the API; empty (the default) allows none. The workspace, /proc, /sys and /dev are never
+    read whatever is allowed. Documents a connector ingests belong to the agent that registered it,
+    with `document_visibility` (private: only that agent and operators read them)."""
+
+    allowed_roots: list[Path] = []
+    document_visibility: Literal["private", "global"] = "private"
+
+
 _config_file: ContextVar[Path | None] = ContextVar("signet_config_file", default=None)
 
 
@@ -229,6 +260,8 @@ class Settings(BaseSettings):
     auth: AuthConfig = AuthConfig()
     agents: AgentsConfig = AgentsConfig()
     backup: BackupConfig = BackupConfig()
+    limits: LimitsConfig = LimitsConfig()
+    connectors: ConnectorsConfig = ConnectorsConfig()
 
     @model_validator(mode="after")
     def _expand(self) -> "Settings":
