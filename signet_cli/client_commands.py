@@ -118,6 +118,8 @@ def status(args: argparse.Namespace) -> int:
     print(f"memories  {memories.get('live', '?')} live, {memories.get('embeddings', {}).get('currentModel', '?')} "
           "with a vector")
     print(f"health    {health.get('status', '?')} ({health.get('score', '?')})")
+    drain = pipeline.get("drain", {})
+    print(f"pipeline  {str(drain.get('status', '?')).upper()}: {drain.get('message', '')}")
     print(f"Dagster   {dagster}")
     print(f"backlog   {total.get('depth', 0)} jobs ({total.get('due', 0)} due, {total.get('leased', 0)} leased, "
           f"{total.get('dead', 0)} dead), {total.get('ratePerS', 0)} jobs/s")

@@ -101,6 +101,12 @@ def _import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _dagster(args: argparse.Namespace) -> int:
+    from signet_cli import dagster_instance
+
+    return dagster_instance.main(load_settings(args.workspace), args.action)
+
+
 def _mcp(args: argparse.Namespace) -> int:
     from signet_api.mcp.stdio import run
 
@@ -135,6 +141,12 @@ def build_parser() -> argparse.ArgumentParser:
     up.add_argument("--port", type=int, help="API port (default 3850)")
     up.add_argument("--dagster-port", type=int, default=3000, help="Dagster UI port (default 3000)")
     up.set_defaults(func=_up)
+
+    dagster = sub.add_parser("dagster", help="Dagster's storage in $SIGNET_WORKSPACE/dagster")
+    dagster.add_argument("action", choices=["prepare", "reset"],
+                         help="prepare: create or migrate it (`signet up` does this first); reset: move it aside "
+                              "(run history only, memories untouched) when prepare says it cannot be used")
+    dagster.set_defaults(func=_dagster)
 
     mcp = sub.add_parser("mcp", help="MCP server on stdio (tools call the running API over HTTP)")
     mcp.add_argument("--url", help="the API (default $SIGNET_DAEMON_URL, else http://$SIGNET_HOST:$SIGNET_PORT, "

@@ -1,10 +1,18 @@
-"""`signet up`: start the API, dagster-webserver and dagster-daemon as child processes and stop
-them all together.
+"""`signet up`: start the API, the Dagster UI and dagster-daemon as child processes and stop them
+all together.
 
-SIGINT/SIGTERM (Ctrl-C, or a SIGTERM to the process group) and the death of any child stop
-the whole stack. Each child runs in its own process group so that its own children (Dagster's
-gRPC code servers, which Dagster may respawn while shutting down) can be swept with it: the group
-gets SIGTERM, then SIGKILL after a grace period. On Linux children also die with the supervisor.
+Start: the API and `signet dagster prepare` (Dagster's storage created and migrated once,
+signet_cli/dagster_instance.py) at once; the Dagster UI (signet_cli/dagster_web.py: the
+webserver behind a local-host guard) and the daemon only once prepare succeeded, so no two Dagster
+processes ever migrate one storage. A storage prepare cannot use stops the stack with one line
+naming the fix.
+
+Stop: SIGINT/SIGTERM (Ctrl-C, or a SIGTERM to the process group) and the death of any child stop
+the whole stack. First the sensors are told to launch nothing (a marker file in DAGSTER_HOME) and
+the runs in flight are canceled through the UI's GraphQL, so a drain the operator stopped ends
+CANCELED with its leases back, not failed. Then each child's process group (the daemon's holds
+its gRPC code server and run workers, which Dagster may respawn while shutting down) gets SIGTERM,
+then SIGKILL after a grace period. On Linux children also die with the supervisor.
 Dagster's storage lives in $SIGNET_WORKSPACE/dagster (DAGSTER_HOME), apart from memories.db.
 """
 
@@ -19,21 +27,20 @@ import sys
 import time
 from pathlib import Path
 
+import httpx
+
+from signet_cli.dagster_instance import DAGSTER_MODULE, write_config
 from signet_pipeline.config import Settings
+from signet_pipeline.ops.pipeline_health import STACK_STARTED_ENV, stop_marker
 
 GRACE_S = 15.0
-DAGSTER_MODULE = "signet_pipeline.defs.definitions"
-
-
-def instance_file(name: str) -> Path:
-    """dagster.yaml / workspace.yaml: the checkout's top-level file, or the copy in the wheel."""
-    import signet_pipeline
-
-    package = Path(signet_pipeline.__file__).resolve().parent
-    for candidate in (package.parent / name, package / "_instance" / name):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(f"{name} not found next to the signet_pipeline package")
+CANCEL_WAIT_S = 20.0
+PREPARE = "dagster-prepare"
+IN_FLIGHT = ["QUEUED", "NOT_STARTED", "STARTING", "STARTED", "CANCELING"]
+RUNS_QUERY = ("query Runs($statuses: [RunStatus!]) { runsOrError(filter: {statuses: $statuses}) "
+              "{ ... on Runs { results { runId } } } }")
+TERMINATE = ("mutation Terminate($ids: [String!]!) { terminateRuns(runIds: $ids, terminatePolicy: SAFE_TERMINATE) "
+             "{ __typename } }")
 
 
 def _script(name: str) -> str:
@@ -50,27 +57,27 @@ def _die_with_parent() -> None:  # runs in the child between fork and exec
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
-def prepare_dagster_home(settings: Settings) -> Path:
-    home = settings.dagster_home
-    home.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(instance_file("dagster.yaml"), home / "dagster.yaml")
-    return home
+def commands(*, api_port: int, dagster_port: int, host: str, log_level: str) -> tuple[dict[str, list[str]],
+                                                                                     dict[str, list[str]]]:
+    """(started at once: the API and prepare, started once prepare succeeded: Dagster's processes)."""
+    cli = [sys.executable, "-m", "signet_cli", "--log-level", log_level]
+    first = {"api": cli + ["serve", "--host", host, "--port", str(api_port)], PREPARE: cli + ["dagster", "prepare"]}
+    dagster = {
+        "dagster-webserver": [sys.executable, "-m", "signet_cli.dagster_web", "--host", "127.0.0.1",
+                              "--port", str(dagster_port)],
+        "dagster-daemon": [_script("dagster-daemon"), "run", "-m", DAGSTER_MODULE],
+    }
+    return first, dagster
 
 
 def run_stack(settings: Settings, *, api_port: int, dagster_port: int, host: str, log_level: str) -> int:
-    home = prepare_dagster_home(settings)
+    home = write_config(settings)
     settings.db_path.parent.mkdir(parents=True, exist_ok=True)
-    # SIGNET_UP_STARTED_AT tells the sensors which Dagster runs belong to an earlier stack: their
-    # workers died with it (children die with their supervisor), so those runs can be failed at once.
+    # SIGNET_UP_STARTED_AT tells the sensors which Dagster runs belong to an earlier stack (their
+    # workers died with it, so those runs can be failed at once) and the API that a pipeline is due.
     env = {**os.environ, "SIGNET_WORKSPACE": str(settings.workspace), "DAGSTER_HOME": str(home),
-           "SIGNET_UP_STARTED_AT": f"{time.time():.3f}"}
-    commands = {
-        "api": [sys.executable, "-m", "signet_cli", "--log-level", log_level, "serve", "--host", host,
-                "--port", str(api_port)],
-        "dagster-webserver": [_script("dagster-webserver"), "-h", "127.0.0.1", "-p", str(dagster_port),
-                              "-m", DAGSTER_MODULE],
-        "dagster-daemon": [_script("dagster-daemon"), "run", "-m", DAGSTER_MODULE],
-    }
+           STACK_STARTED_ENV: f"{time.time():.3f}"}
+    first, dagster = commands(api_port=api_port, dagster_port=dagster_port, host=host, log_level=log_level)
     stopping = False
 
     def _stop(signum, _frame):
@@ -79,15 +86,28 @@ def run_stack(settings: Settings, *, api_port: int, dagster_port: int, host: str
 
     previous = {sig: signal.signal(sig, _stop) for sig in (signal.SIGINT, signal.SIGTERM)}
     children: dict[str, subprocess.Popen] = {}
+
+    def start(name: str, cmd: list[str]) -> None:
+        children[name] = subprocess.Popen(cmd, env=env, cwd=str(settings.workspace), process_group=0,
+                                          preexec_fn=_die_with_parent)
+
     code = 0
     try:
-        for name, cmd in commands.items():
-            children[name] = subprocess.Popen(cmd, env=env, cwd=str(settings.workspace), process_group=0,
-                                              preexec_fn=_die_with_parent)
+        for name, cmd in first.items():
+            start(name, cmd)
         print(f"signet: API http://{host}:{api_port}  Dagster UI http://127.0.0.1:{dagster_port}  "
               f"(workspace {settings.workspace}); Ctrl-C stops everything", flush=True)
         while not stopping:
-            dead = [(n, p.returncode) for n, p in children.items() if p.poll() is not None]
+            prepare = children.get(PREPARE)
+            if prepare is not None and prepare.poll() is not None:
+                if prepare.returncode != 0:  # it printed what is wrong and the command that fixes it
+                    print("signet: Dagster's storage is not ready (see above); stopping", file=sys.stderr, flush=True)
+                    code = prepare.returncode
+                    break
+                del children[PREPARE]
+                for name, cmd in dagster.items():
+                    start(name, cmd)
+            dead = [(n, p.returncode) for n, p in children.items() if n != PREPARE and p.poll() is not None]
             if dead:
                 name, rc = dead[0]
                 print(f"signet: {name} exited with code {rc}; stopping the rest", file=sys.stderr, flush=True)
@@ -95,10 +115,44 @@ def run_stack(settings: Settings, *, api_port: int, dagster_port: int, host: str
                 break
             time.sleep(0.2)
     finally:
+        web = children.get("dagster-webserver")
+        if web is not None and web.poll() is None:
+            cancel_runs(home, dagster_port)
         _terminate(children)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return code
+
+
+def _graphql(http: httpx.Client, port: int, query: str, variables: dict) -> dict:
+    response = http.post(f"http://127.0.0.1:{port}/graphql", json={"query": query, "variables": variables})
+    response.raise_for_status()
+    return response.json()["data"]
+
+
+def _run_ids(http: httpx.Client, port: int, statuses: list[str]) -> list[str]:
+    found = _graphql(http, port, RUNS_QUERY, {"statuses": statuses})["runsOrError"].get("results", [])
+    return [run["runId"] for run in found]
+
+
+def cancel_runs(home: Path, port: int) -> int:
+    """Announce the stop to the sensors, cancel every run in flight and wait (bounded) until they
+    ended. Returns the runs canceled; an unreachable UI only costs the runs their clean ending."""
+    stop_marker(home).touch()
+    try:
+        with httpx.Client(timeout=10) as http:
+            ids = _run_ids(http, port, IN_FLIGHT)
+            if not ids:
+                return 0
+            print(f"signet: canceling {len(ids)} Dagster run(s) in flight", flush=True)
+            _graphql(http, port, TERMINATE, {"ids": ids})
+            deadline = time.monotonic() + CANCEL_WAIT_S
+            while time.monotonic() < deadline and _run_ids(http, port, IN_FLIGHT):
+                time.sleep(0.5)
+            return len(ids)
+    except (httpx.HTTPError, ValueError, KeyError, TypeError) as exc:
+        print(f"signet: could not cancel the runs in flight ({exc}); stopping them by signal", file=sys.stderr)
+        return 0
 
 
 def _signal_group(proc: subprocess.Popen, sig: signal.Signals) -> None:

@@ -14,7 +14,6 @@ A tick:
 of the `memory_jobs` asset, whose metadata plots show it over time.
 """
 
-import os
 from typing import Any, Callable
 
 import dagster as dg
@@ -26,6 +25,7 @@ from signet_pipeline.defs.assets.metadata import IN_FLIGHT
 from signet_pipeline.defs.jobs import QUEUE_TAG, connectors_job, documents_job, process_memories_job, sessions_job
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.errors import ConfigError
+from signet_pipeline.ops import pipeline_health
 from signet_pipeline.ops.backlog import Backlog, backlog
 from signet_pipeline.stages.drain.loop import release_dead_workers, release_worker
 from signet_pipeline.store import jobs as job_store
@@ -66,20 +66,12 @@ def fail_dead_runs(instance: dg.DagsterInstance, owners: list[str], log: Any) ->
             log.warning("run %s failed: its worker stopped beating", owner)
 
 
-def _stack_started_at() -> float | None:
-    """When the `signet up` running this code location started (signet_cli/supervisor.py)."""
-    try:
-        return float(os.environ["SIGNET_UP_STARTED_AT"])
-    except (KeyError, ValueError):
-        return None
-
-
 def fail_orphaned_runs(instance: dg.DagsterInstance, records: list[Any], signet: SignetStoreResource,
                        log: Any) -> list[Any]:
     """Runs started by an earlier `signet up` whose Dagster status still says they run: their worker
     processes died with that stack, so they are failed and their leases released now (Dagster's
     default run launcher cannot see a dead run worker). Returns the records still in flight."""
-    started_at = _stack_started_at()
+    started_at = pipeline_health.stack_started_at()
     alive = []
     for record in records:
         run = record.dagster_run
@@ -108,11 +100,14 @@ def queue_sensor(*, name: str, job_types: tuple[str, ...], job: Any, description
         settings = signet.settings()
         pipeline = settings.pipeline
         cursor = int(context.cursor or 0)
-        if not pipeline.enabled:
-            return dg.SensorResult(skip_reason="memory.pipelineV2.enabled is false", cursor=str(cursor))
         with signet.database() as db:
             if db is None or not job_store.queue_ready(db.reader()):
                 return dg.SensorResult(skip_reason=f"no memory store yet at {settings.db_path}", cursor=str(cursor))
+            pipeline_health.beat(db, name)  # /health says the pipeline is down when no sensor beats
+            if not pipeline.enabled:
+                return dg.SensorResult(skip_reason="memory.pipelineV2.enabled is false", cursor=str(cursor))
+            if pipeline_health.stopping():
+                return dg.SensorResult(skip_reason="signet up is stopping: no new drain run", cursor=str(cursor))
             dead = release_dead_workers(db)
             queue = JobQueue(db, max_attempts=pipeline.worker.max_retries,
                              lease_timeout_ms=pipeline.worker.lease_timeout_ms)

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from signet_pipeline import __version__
-from signet_pipeline.ops import diagnostics
+from signet_pipeline.ops import diagnostics, pipeline_health
 from signet_pipeline.ops.backlog import backlog
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import aspect_feedback
@@ -35,6 +35,7 @@ def _extraction(svc: MemoryService) -> dict[str, Any]:
 def health(svc: MemoryService, *, shutting_down: bool = False) -> dict[str, Any]:
     db_ok = svc.db.ping()
     ext = _extraction(svc) if db_ok else {"pending": 0, "leased": 0, "stalled": False}
+    drain = pipeline_health.state(svc.db) if db_ok else None
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {
         "status": "shutting_down" if shutting_down else "healthy",
@@ -50,6 +51,11 @@ def health(svc: MemoryService, *, shutting_down: bool = False) -> dict[str, Any]
             "extractionStalled": ext["stalled"],
             "extractionPending": ext["pending"],
             "extractionBackoffMs": 0,
+            # The API answers whatever the pipeline does (remember and recall need no Dagster), so the
+            # top-level status stays the reference's; these say whether anything drains the queue.
+            "status": drain.status if drain else "unknown",
+            "heartbeatAgeS": drain.heartbeatAgeS if drain else None,
+            "message": drain.message if drain else "the store is unreachable",
         },
         "resources": {"maxRssMb": round(usage.ru_maxrss / 1024, 1)},
     }
@@ -89,6 +95,7 @@ def status(svc: MemoryService) -> dict[str, Any]:
             "minFactConfidenceForWrite": pipe.min_fact_confidence_for_write,
         },
         "pipeline": {"extraction": {"running": ext["leased"] > 0, "overloaded": ext["stalled"], **ext},
+                     "drain": pipeline_health.state(svc.db).model_dump(),
                      "feedback": aspect_feedback.telemetry(svc.db)},
         "providerResolution": {
             "extraction": {
@@ -109,6 +116,7 @@ def pipeline_status(svc: MemoryService) -> dict[str, Any]:
     return {
         "enabled": pipe.enabled, "mode": pipe.write_mode, "graphEnabled": pipe.graph_on,
         "extraction": {"provider": pipe.extraction.provider, "model": pipe.extraction.model, **_extraction(svc)},
+        "drain": pipeline_health.state(svc.db).model_dump(),
         "queues": job_store.counts_by_type(conn),
         "backlog": backlog(svc.db).model_dump(),
         "providers": health.domains["provider"].signals["providers"],

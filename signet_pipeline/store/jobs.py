@@ -1,5 +1,5 @@
-"""SQL for memory_jobs, the durable queue every background stage reads, and queue_workers, the
-workers draining it.
+"""SQL for memory_jobs, the durable queue every background stage reads, queue_workers, the
+workers draining it, and pipeline_heartbeats, the sensors that launch them.
 
 pending -> leased -> completed, or -> pending again (with a not-before time) on failure, or
 -> dead once attempts reach max_attempts. Every state change runs inside the caller's write
@@ -131,11 +131,17 @@ _RELEASE = ("status = CASE WHEN attempts >= max_attempts THEN 'dead' ELSE 'pendi
             "error = :error, leased_at = NULL, lease_owner = NULL, updated_at = :now")
 
 
-def release_owner(conn: apsw.Connection, owner: str, *, now: str, error: str) -> int:
+def release_owner(conn: apsw.Connection, owner: str, *, now: str, error: str, refund: bool = False) -> int:
     """Every lease `owner` still holds goes back to pending (or dead when that was the job's last
-    attempt): the worker stopped, or stopped beating. Returns the jobs released."""
-    conn.execute(f"UPDATE memory_jobs SET {_RELEASE} WHERE status = 'leased' AND lease_owner = :owner",
-                 {"now": now, "owner": owner, "error": error})
+    attempt): the worker stopped, or stopped beating. `refund`: the stop was asked for (an operator
+    canceled the run), so the interrupted attempt does not count. Returns the jobs released."""
+    if refund:
+        conn.execute("UPDATE memory_jobs SET status = 'pending', attempts = max(attempts - 1, 0), error = :error, "
+                     "leased_at = NULL, lease_owner = NULL, updated_at = :now "
+                     "WHERE status = 'leased' AND lease_owner = :owner", {"now": now, "owner": owner, "error": error})
+    else:
+        conn.execute(f"UPDATE memory_jobs SET {_RELEASE} WHERE status = 'leased' AND lease_owner = :owner",
+                     {"now": now, "owner": owner, "error": error})
     return conn.changes()
 
 
@@ -249,3 +255,14 @@ def lease_owners(conn: apsw.Connection, job_type: str) -> list[str]:
     """Owners holding leases of this type (to find leases whose worker is gone)."""
     return [r[0] for r in conn.execute("SELECT DISTINCT lease_owner FROM memory_jobs WHERE status = 'leased' "
                                        "AND job_type = ? AND lease_owner IS NOT NULL", (job_type,))]
+
+
+def record_heartbeat(conn: apsw.Connection, *, component: str, pid: int, host: str, now: str) -> None:
+    conn.execute("INSERT INTO pipeline_heartbeats(component, pid, host, beat_at) VALUES (?, ?, ?, ?) "
+                 "ON CONFLICT(component) DO UPDATE SET pid = excluded.pid, host = excluded.host, "
+                 "beat_at = excluded.beat_at", (component, pid, host, now))
+
+
+def heartbeats(conn: apsw.Connection) -> list[Row]:
+    """Every component's last beat, newest first (none before the pipeline first ran)."""
+    return rows(conn, "SELECT * FROM pipeline_heartbeats ORDER BY beat_at DESC")

@@ -61,7 +61,7 @@ class DrainReport:
     jobs: int = 0
     batches: int = 0
     seconds: float = 0.0
-    stopped: str = ""  # empty | yielded | budget | max_jobs | lost
+    stopped: str = ""  # empty | yielded | budget | max_jobs | lost | interrupted
 
     @property
     def jobs_per_s(self) -> float:
@@ -109,11 +109,15 @@ class Worker:
             except Exception:  # noqa: BLE001 - a missed beat is retried; STALE_S allows several
                 log.exception("heartbeat of %s failed", self.owner)
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, exc_type: type[BaseException] | None, *exc: object) -> None:
         self._stop.set()
         self._thread.join(timeout=self.beat_s + 1)
+        # Interrupted (a BaseException that is no Exception: Dagster's interrupt when the run is
+        # canceled, Ctrl-C): the stop was asked for, so the jobs in hand go back without losing an attempt.
+        interrupted = exc_type is not None and not issubclass(exc_type, Exception)
+        error = "run canceled mid-job" if interrupted else "worker stopped mid-job"
         with self.db.write() as conn:
-            released = job_store.release_owner(conn, self.owner, now=now_iso(), error="worker stopped mid-job")
+            released = job_store.release_owner(conn, self.owner, now=now_iso(), error=error, refund=interrupted)
             job_store.remove_worker(conn, self.owner)
         if released:
             log.warning("worker %s stopped holding %d lease(s); released them", self.owner, released)
@@ -121,11 +125,15 @@ class Worker:
 
 def drain(step: Callable[[int], int], policy: DrainPolicy, *, batch_size: int, worker: Worker | None = None,
           yield_when: Callable[[], bool] | None = None, clock: Callable[[], float] = time.monotonic,
-          sleep: Callable[[float], None] = time.sleep) -> DrainReport:
+          sleep: Callable[[float], None] = time.sleep, halt: threading.Event | None = None) -> DrainReport:
+    """`halt`: set by another lane of the same run that was interrupted; this lane stops after its batch."""
     report = DrainReport()
     started = clock()
     idle_since: float | None = None
     while True:
+        if halt is not None and halt.is_set():
+            report.stopped = "interrupted"
+            break
         if policy.max_jobs and report.jobs >= policy.max_jobs:
             report.stopped = "max_jobs"
             break
@@ -164,10 +172,17 @@ def drain_lanes(steps: Sequence[Callable[[int], int]], policy: DrainPolicy, *, b
     its time is the longest lane's, its stop reason the first lane's."""
     if len(steps) == 1:
         return drain(steps[0], policy, batch_size=batch_size, worker=worker, yield_when=yield_when)
+    halt = threading.Event()
     with ThreadPoolExecutor(len(steps) - 1, thread_name_prefix="signet-lane") as pool:
-        others = [pool.submit(drain, step, policy, batch_size=batch_size, worker=worker, yield_when=yield_when)
-                  for step in steps[1:]]
-        reports = [drain(steps[0], policy, batch_size=batch_size, worker=worker, yield_when=yield_when)]
+        others = [pool.submit(drain, step, policy, batch_size=batch_size, worker=worker, yield_when=yield_when,
+                              halt=halt) for step in steps[1:]]
+        try:
+            reports = [drain(steps[0], policy, batch_size=batch_size, worker=worker, yield_when=yield_when)]
+        except BaseException:
+            # Dagster interrupts the run's main thread only: the other lanes stop after their batch,
+            # so leaving the pool (which waits for them) takes one batch, not a whole budget.
+            halt.set()
+            raise
         reports += [future.result() for future in others]
     return DrainReport(jobs=sum(r.jobs for r in reports), batches=sum(r.batches for r in reports),
                        seconds=max(r.seconds for r in reports), stopped=reports[0].stopped)
