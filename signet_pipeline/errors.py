@@ -103,3 +103,12 @@ class FetchError(SignetError):
 
     code = "fetch_failed"
     status = 502
+
+
+class FileRefused(SignetError):
+    """A local file or directory the service will not read: outside the operator's allowed roots or
+    in a tree never read (`root_not_allowed`, `path_not_allowed`), a link (`file_symlink`,
+    `file_hard_linked`), not a regular file (`file_not_regular`) or over its size limit (`file_too_large`)."""
+
+    code = "file_refused"
+    status = 400

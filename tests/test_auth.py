@@ -68,7 +68,7 @@ def test_sliding_window_limits_and_frees_slots():
 
 @pytest.fixture
 def team(make_service, workspace):
-    svc = make_service(auth={"mode": "team"})
+    svc = make_service(auth={"mode": "team"}, connectors={"allowedRoots": ["/tmp"]})  # the matrix registers /tmp
     secret = load_or_create_secret(svc.settings.auth_secret_path)
 
     def token(role, sub="tester", **scope):

@@ -10,6 +10,13 @@ from signet_pipeline.defs.assets.documents import connector_sync, document_inges
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.defs.sensors import connector_jobs_sensor
 from tests.conftest import recall
+from tests.test_connector_safety import allow
+
+
+@pytest.fixture
+def svc(make_service, workspace, tmp_path):
+    allow(workspace, tmp_path)  # the operator lets connectors read tmp_path (the workspace in it stays off)
+    return make_service()
 
 
 @pytest.fixture

@@ -105,3 +105,12 @@ def _open_and_migrate(path: str) -> None:
     db = Database(path)
     migrations.migrate(db)
     db.close()
+
+
+def test_connectors_registered_before_ownership_belong_to_default(db):
+    migrations.migrate(db, [m for m in migrations.discover() if m.version < 24])
+    with db.write() as conn:
+        conn.execute("INSERT INTO connectors(id, provider, display_name, created_at, updated_at) "
+                     "VALUES ('c1', 'filesystem', 'notes', 't', 't')")
+    assert 24 in migrations.migrate(db)
+    assert scalar(db.reader(), "SELECT agent_id FROM connectors WHERE id = 'c1'") == "default"

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Depends, Path, Query, Request
 
-from signet_api.deps import actor, service
+from signet_api.deps import actor, reading_agent, service
 from signet_pipeline.connectors import registry
 from signet_pipeline.connectors.models import ConnectorRequest
 from signet_pipeline.errors import InvalidRequest
@@ -24,9 +24,10 @@ def list_route(svc: Service) -> dict[str, Any]:
     return registry.listing(svc)
 
 
-@router.post("/api/connectors", status_code=201, summary="Register a connector (provider `filesystem`)")
-def create_route(body: ConnectorRequest, svc: Service) -> dict[str, Any]:
-    return registry.register(svc, body)
+@router.post("/api/connectors", status_code=201,
+             summary="Register a connector (provider `filesystem`, a root under connectors.allowedRoots)")
+def create_route(request: Request, body: ConnectorRequest, svc: Service) -> dict[str, Any]:
+    return registry.register(svc, body, agent_id=reading_agent(request, body.agent_id))
 
 
 @router.get("/api/connectors/{connector_id}", summary="One connector")

@@ -3,11 +3,15 @@ new or changed text to the document pipeline.
 
 A file is matched by its path relative to the root against `patterns` (`**/` is any depth, `*`
 stays inside one directory); a directory or file whose name or relative path matches an ignore
-pattern is skipped, and nothing outside the root is read (links pointing out are skipped). Each
-file is read outside any transaction and written in its own short one (documents row matched by
-its absolute path, `document_ingest` queued), so a crash mid-sync loses nothing and the job's
-retry resumes it. Unreadable, oversized or non-UTF-8 files are per-file errors; only an error
-that stops the walk fails the sync. Documents whose file is gone are deleted.
+pattern is skipped. What is read goes through providers/local_files.py: the root is checked
+against connectors.allowedRoots at every sync (an operator may have narrowed them: the sync then
+fails), the workspace and /proc, /sys, /dev are skipped, and each file is read as a regular file
+with one link, no symlink followed, up to maxFileSize. Each file is read outside any transaction
+and written in its own short one (this connector's documents row for its absolute path, owned by
+the connector's agent with connectors.documentVisibility, `document_ingest` queued), so a crash
+mid-sync loses nothing and the job's retry resumes it. A refused, unreadable or non-UTF-8 file is
+a per-file error; only an error that stops the walk fails the sync. Documents whose file is gone
+are deleted.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from pathlib import Path
 
 from signet_pipeline.analytics import error_event, record_errors
 from signet_pipeline.connectors.models import FileError, FilesystemSettings, SyncRequest, SyncResult
-from signet_pipeline.connectors.registry import settings_of
+from signet_pipeline.connectors.registry import local_files, settings_of
+from signet_pipeline.errors import FileRefused
+from signet_pipeline.providers.local_files import LocalFiles
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import documents as doc_store
 from signet_pipeline.store import jobs as job_store
@@ -75,66 +81,62 @@ def ignored(relative: str, ignore: list[str]) -> bool:
 class Found:
     path: str  # absolute
     mtime: float
-    size: int
 
 
-def scan(settings: FilesystemSettings) -> Iterator[Found]:
-    """Files under the root matching the patterns, minus the ignored ones. Raises when the root
-    cannot be walked (missing, not a directory, unreadable)."""
-    root = Path(settings.root_path)
+def scan(root: Path, settings: FilesystemSettings, files: LocalFiles) -> Iterator[Found]:
+    """Files under `root` (confined: a real path) matching the patterns, minus the ignored ones and
+    the trees never read. Links and special files are listed too: reading them is refused, which
+    the sync reports per file. Raises when the root cannot be walked (missing, not a directory)."""
     if not root.is_dir():
         raise FileNotFoundError(f"rootPath {root} is not a readable directory")
-    real_root = root.resolve()
 
     def fail(exc: OSError) -> None:
-        if Path(exc.filename or "").resolve() == real_root:
+        if Path(exc.filename or "") == root:
             raise exc
 
-    for current, dirs, files in os.walk(root, onerror=fail):
+    for current, dirs, names in os.walk(root, onerror=fail):  # never descends into a linked directory
         rel_dir = os.path.relpath(current, root).replace(os.sep, "/")
         rel_dir = "" if rel_dir == "." else rel_dir + "/"
-        dirs[:] = sorted(d for d in dirs if not ignored(rel_dir + d, settings.ignore_patterns))
-        for name in sorted(files):
+        dirs[:] = sorted(d for d in dirs if not ignored(rel_dir + d, settings.ignore_patterns)
+                         and not files.excluded(os.path.join(current, d)))
+        for name in sorted(names):
             relative = rel_dir + name
             if ignored(relative, settings.ignore_patterns) or not matches(relative, settings.patterns):
                 continue
-            path = Path(current) / name
+            path = os.path.join(current, name)
             try:
-                if real_root not in path.resolve().parents:
-                    continue  # a link out of the root
-                st = path.stat()
+                mtime = os.lstat(path).st_mtime
             except OSError:
-                continue  # vanished or dangling between listing and stat
-            yield Found(str(path), st.st_mtime, st.st_size)
+                continue  # vanished between listing and stat
+            yield Found(path, mtime)
 
 
-def _read(found: Found, max_size: int) -> str:
-    if found.size > max_size:
-        raise ValueError(f"{found.size} bytes is over maxFileSize ({max_size})")
-    data = Path(found.path).read_bytes()
-    if len(data) > max_size:
-        raise ValueError(f"{len(data)} bytes is over maxFileSize ({max_size})")
+def _decode(data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ValueError(f"not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
 
 
-def _store(svc: MemoryService, connector_id: str, found: Found, text: str, *, force: bool) -> bool:
+def _store(svc: MemoryService, connector: dict, found: Found, text: str, *, force: bool) -> bool:
     """Insert or update the file's document and queue its ingest; False when the text is unchanged
-    (a full sync, `force`, queues it anyway: chunks it already has are linked, not copied)."""
+    (a full sync, `force`, queues it anyway: chunks it already has are linked, not copied). A new
+    document belongs to the connector's agent, with the visibility the operator configured (a
+    document keeps the one it was created with)."""
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     title = Path(found.path).name
     with svc.db.write() as conn:
         now = now_iso()
-        doc = doc_store.by_source_url(conn, found.path)
+        doc = doc_store.connector_document(conn, connector["id"], found.path)
         if doc is not None and not force and doc["content_hash"] == digest and doc["status"] != "failed":
             return False
         if doc is None:
             document_id = str(uuid.uuid4())
             doc_store.insert(conn, {"id": document_id, "source_url": found.path, "source_type": "text",
                                     "raw_content": text, "content_hash": digest, "title": title,
-                                    "connector_id": connector_id, "content_type": "text/plain",
+                                    "connector_id": connector["id"], "content_type": "text/plain",
+                                    "agent_id": connector["agent_id"],
+                                    "visibility": svc.settings.connectors.document_visibility,
                                     "created_at": now, "updated_at": now})
         else:
             document_id = doc["id"]
@@ -167,21 +169,23 @@ def sync(svc: MemoryService, request: SyncRequest) -> SyncResult:
         return result  # deleted while queued
     try:
         settings = settings_of(row)
+        files = local_files(svc.settings)
+        root = files.confine(settings.root_path)  # agent.yaml may no longer allow it
         since = 0.0 if request.full else float(json.loads(row["cursor_json"] or "{}").get("lastSyncAt", 0.0))
         scan_started = time.time()
         present: set[str] = set()
-        for found in scan(settings):
+        for found in scan(root, settings, files):
             present.add(found.path)
             result.scanned += 1
             if found.mtime <= since:
                 result.unchanged += 1
                 continue
             try:
-                text = _read(found, settings.max_file_size)
-            except (OSError, ValueError) as exc:
+                text = _decode(files.read(found.path, max_bytes=settings.max_file_size, limit_name="maxFileSize"))
+            except (OSError, ValueError, FileRefused) as exc:
                 result.errors.append(FileError(path=found.path, error=str(exc)[:300]))
                 continue
-            if _store(svc, row["id"], found, text, force=request.full):
+            if _store(svc, row, found, text, force=request.full):
                 result.queued += 1
             else:
                 result.unchanged += 1

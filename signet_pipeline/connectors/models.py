@@ -49,6 +49,9 @@ class ConnectorRequest(BaseModel):
     provider: str = Field(min_length=1, max_length=50)
     display_name: str = Field(min_length=1, max_length=200, validation_alias=AliasChoices("displayName", "display_name"))
     settings: dict[str, Any] = Field(default_factory=dict)
+    # The agent the connector's documents belong to: an operator may name one (else `default`).
+    agent_id: str | None = Field(None, min_length=1, max_length=200,
+                                 validation_alias=AliasChoices("agentId", "agent_id"))
 
 
 class SyncRequest(BaseModel):
@@ -78,7 +81,8 @@ Status = Literal["idle", "syncing", "error"]
 
 def view(row: dict[str, Any]) -> dict[str, Any]:
     return {"id": row["id"], "provider": row["provider"], "displayName": row["display_name"],
-            "status": row["status"], "lastSyncAt": row["last_sync_at"], "lastError": row["last_error"],
+            "agentId": row["agent_id"], "status": row["status"], "lastSyncAt": row["last_sync_at"],
+            "lastError": row["last_error"],
             "cursor": json.loads(row["cursor_json"] or "{}"), "settings": json.loads(row["settings"] or "{}"),
             "lastResult": json.loads(row["last_result"]) if row.get("last_result") else None,
             "createdAt": row["created_at"], "updatedAt": row["updated_at"]}

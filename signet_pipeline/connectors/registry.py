@@ -5,14 +5,15 @@ request a sync and report health. A sync request only marks the connector `synci
 from __future__ import annotations
 
 import json
-import os
 import uuid
 from typing import Any
 
 from pydantic import ValidationError
 
+from signet_pipeline.config import Settings
 from signet_pipeline.connectors.models import PROVIDERS, ConnectorRequest, FilesystemSettings, view
 from signet_pipeline.errors import InvalidRequest, NotFound
+from signet_pipeline.providers.local_files import LocalFiles
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import documents as doc_store
 from signet_pipeline.store import jobs as job_store
@@ -37,11 +38,22 @@ def settings_of(row: dict[str, Any]) -> FilesystemSettings:
     return FilesystemSettings.model_validate(json.loads(row["settings"]))
 
 
-def register(svc: MemoryService, req: ConnectorRequest) -> dict[str, Any]:
+def local_files(settings: Settings) -> LocalFiles:
+    """What connectors may read: under connectors.allowedRoots (agent.yaml, never the API), never
+    the workspace (store, logs, agent.yaml) nor the auth secret, wherever it is kept."""
+    return LocalFiles.of(settings.connectors.allowed_roots, never=(settings.workspace, settings.auth_secret_path),
+                         setting="connectors.allowedRoots")
+
+
+def register(svc: MemoryService, req: ConnectorRequest, *, agent_id: str) -> dict[str, Any]:
+    """The root is checked now (FileRefused `root_not_allowed`, a 400) and kept as its real path;
+    every sync checks it again against the settings of the day."""
     settings = _settings(req.provider, req.settings)
+    root = local_files(svc.settings).confine(settings.root_path)
+    settings = settings.model_copy(update={"root_path": str(root)})
     connector_id = str(uuid.uuid4())
     with svc.db.write() as conn:
-        doc_store.insert_connector(conn, {"id": connector_id, "provider": req.provider,
+        doc_store.insert_connector(conn, {"id": connector_id, "provider": req.provider, "agent_id": agent_id,
                                           "display_name": req.display_name, "settings": settings.as_json(),
                                           "now": now_iso()})
     return {"id": connector_id}
@@ -98,7 +110,5 @@ def request_sync(svc: MemoryService, connector_id: str, *, full: bool) -> dict[s
 
 def health(svc: MemoryService, connector_id: str) -> dict[str, Any]:
     row = _row(svc, connector_id)
-    root = settings_of(row).root_path
-    prefix = root if root.endswith(os.sep) else root + os.sep
     return {"id": row["id"], "status": row["status"], "lastSyncAt": row["last_sync_at"], "lastError": row["last_error"],
-            "documentCount": doc_store.count_under(svc.db.reader(), prefix)}
+            "documentCount": doc_store.connector_document_count(svc.db.reader(), connector_id)}

@@ -99,8 +99,8 @@ def delete(conn: apsw.Connection, document_id: str) -> bool:
 # -- connectors: the sources documents are pulled from --------------------------------------------
 
 def insert_connector(conn: apsw.Connection, values: dict[str, Any]) -> None:
-    conn.execute("INSERT INTO connectors(id, provider, display_name, settings, created_at, updated_at) "
-                 "VALUES (:id, :provider, :display_name, :settings, :now, :now)", values)
+    conn.execute("INSERT INTO connectors(id, provider, display_name, settings, agent_id, created_at, updated_at) "
+                 "VALUES (:id, :provider, :display_name, :settings, :agent_id, :now, :now)", values)
 
 
 def connector(conn: apsw.Connection, connector_id: str) -> Row | None:
@@ -133,19 +133,18 @@ def finish_sync(conn: apsw.Connection, connector_id: str, *, cursor: dict[str, A
                  (json.dumps(cursor), now, json.dumps(result), now, connector_id))
 
 
-def by_source_url(conn: apsw.Connection, source_url: str) -> Row | None:
-    return one(conn, "SELECT id, content_hash, connector_id, status FROM documents WHERE source_url = ? "
-                     "ORDER BY created_at LIMIT 1", (source_url,))
+def connector_document(conn: apsw.Connection, connector_id: str, source_url: str) -> Row | None:
+    """This connector's document of a file (another connector over the same file has its own)."""
+    return one(conn, "SELECT id, content_hash, status FROM documents WHERE source_url = ? AND connector_id = ? "
+                     "ORDER BY created_at LIMIT 1", (source_url, connector_id))
 
 
 def connector_documents(conn: apsw.Connection, connector_id: str) -> list[Row]:
     return rows(conn, "SELECT id, source_url FROM documents WHERE connector_id = ?", (connector_id,))
 
 
-def count_under(conn: apsw.Connection, prefix: str) -> int:
-    """Documents whose source_url starts with `prefix` (a directory path ending in its separator)."""
-    return int(scalar(conn, "SELECT count(*) FROM documents WHERE source_url >= ? AND source_url < ?",
-                      (prefix, prefix[:-1] + chr(ord(prefix[-1]) + 1))) or 0)
+def connector_document_count(conn: apsw.Connection, connector_id: str) -> int:
+    return int(scalar(conn, "SELECT count(*) FROM documents WHERE connector_id = ?", (connector_id,)) or 0)
 
 
 def replace_content(conn: apsw.Connection, document_id: str, *, raw_content: str, content_hash: str, title: str,
