@@ -92,12 +92,19 @@ def _import(args: argparse.Namespace) -> int:
     settings = load_settings(args.workspace)
     db = _open_store(settings)
     try:
-        report = import_snapshot(db, args.path, embedding=store_embedding(db, settings.embedding),
+        report = import_snapshot(db, args.path, embedding=store_embedding(db, settings.embedding), agent=args.agent,
                                  progress=ProgressBar())
     finally:
         db.close()
-    print(f"imported {args.path}: {report.written:,} of {report.rows:,} rows written "
-          f"({report.rows - report.written:,} already present) in {report.seconds:.1f} s; vectors {report.vectors}")
+    present = sum(t.unchanged for t in report.tables.values())
+    who = f" as agent {report.agent}" if report.agent else ""
+    print(f"imported {args.path}{who}: {report.written:,} of {report.rows:,} rows written ({present:,} already present"
+          + (f", {report.left_out:,} other agents' rows left out" if report.left_out else "")
+          + f") in {report.seconds:.1f} s; vectors {report.vectors}")
+    if report.refused:
+        tables = ", ".join(f"{name} {t.refused:,}" for name, t in report.tables.items() if t.refused)
+        print(f"refused {report.refused:,} rows that this store holds for another agent, or that refer to "
+              f"another agent's rows ({tables})")
     return 0
 
 
@@ -171,6 +178,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     restore = sub.add_parser("import", help="import a snapshot into the workspace (new or live; run twice, no change)")
     restore.add_argument("path", type=Path, help="a snapshot directory written by `signet export`")
+    restore.add_argument("--agent", help="import only this agent's rows (refuse another agent's snapshot)")
     restore.set_defaults(func=_import)
 
     client_commands.add_parsers(sub)

@@ -6,6 +6,10 @@ short transactions, matched on their natural keys, so a live service keeps answe
 rows as they land (its vector index follows the embeddings change log) and a second import of the
 same snapshot writes nothing. An interrupted import is completed by running it again.
 
+A snapshot is trusted with content, not with who owns what (snapshots/ownership.py): a row the
+store holds for another agent, or one referring to another agent's rows, is refused and counted;
+an agent's snapshot holding anyone else's row is refused whole; `agent` imports one agent's rows.
+
 Vectors are kept when the snapshot's embedding model and dimension are the store's; otherwise
 they are left out and the embedding refresh asset embeds the imported memories.
 """
@@ -20,6 +24,8 @@ import polars as pl
 from pydantic import BaseModel
 
 from signet_pipeline.config import ONNX_DIMENSIONS, EmbeddingConfig
+from signet_pipeline.errors import SnapshotError
+from signet_pipeline.snapshots import ownership
 from signet_pipeline.snapshots.export import Progress
 from signet_pipeline.snapshots.manifest import Manifest, TableFile, load, scan
 from signet_pipeline.store import embeddings as embedding_store
@@ -31,15 +37,17 @@ from signet_pipeline.store.migrate import discover
 class TableImport(BaseModel):
     rows: int
     written: int
+    refused: int = 0  # the store holds them, or rows they refer to, for another agent
+    left_out: int = 0  # other agents' rows, importing as one agent
 
     @property
     def unchanged(self) -> int:
-        return self.rows - self.written
+        return self.rows - self.written - self.refused - self.left_out
 
 
 class ImportReport(BaseModel):
     snapshot_created_at: str
-    agent: str | None
+    agent: str | None  # the agent whose rows were imported (None: every agent's)
     vectors: str  # "kept" | "none in snapshot" | why they were left out
     tables: dict[str, TableImport]
     seconds: float
@@ -51,6 +59,14 @@ class ImportReport(BaseModel):
     @property
     def written(self) -> int:
         return sum(t.written for t in self.tables.values())
+
+    @property
+    def refused(self) -> int:
+        return sum(t.refused for t in self.tables.values())
+
+    @property
+    def left_out(self) -> int:
+        return sum(t.left_out for t in self.tables.values())
 
 
 def check(path: str | Path) -> Manifest:
@@ -80,35 +96,56 @@ def _records(frame: pl.DataFrame) -> list[dict]:
     return records
 
 
-def _import_table(db: Database, root: Path, manifest: Manifest, entry: TableFile, *, chunk: int,
+def _import_table(db: Database, root: Path, manifest: Manifest, entry: TableFile, *, agent: str | None, chunk: int,
                   progress: Progress | None) -> TableImport:
     table = snapshot_tables.BY_NAME[entry.table]
     with db.read() as conn:
         present = {name for name, _ in snapshot_tables.columns(conn, table.name)}
     # A snapshot from an older schema lacks newer columns: the table's defaults fill them.
     cols = [c.name for c in entry.columns if c.name in present and c.name not in table.skip]
-    written = done = 0
-    for frame in scan(root, entry, manifest).select(cols).collect_batches(chunk_size=chunk):
-        records = _records(frame)
+    frame, total = scan(root, entry, manifest).select(cols), entry.rows
+    if agent is not None:
+        frame = ownership.agent_rows(frame, root, manifest, table, agent)
+        total = int(frame.select(pl.len()).collect().item())
+    if table.guarded:
+        frame = ownership.with_owner(frame, root, manifest, table)
+    written = refused = done = 0
+    for batch in frame.collect_batches(chunk_size=chunk):
+        records = _records(batch)
         with db.write() as conn:
-            returned = snapshot_tables.write(conn, table, cols, records)
+            foreign = set(snapshot_tables.refused(conn, table, cols, records))
+            kept = [r for at, r in enumerate(records) if at not in foreign]
+            returned = snapshot_tables.write(conn, table, cols, kept)
             if table.name == "embeddings":
                 embedding_store.reindex(conn, [int(i) for i in returned])
         written += len(returned)
+        refused += len(foreign)
         done += len(records)
         if progress:
-            progress(table.name, done, entry.rows)
-    if progress and entry.rows == 0:
+            progress(table.name, done, total)
+    if progress and total == 0:
         progress(table.name, 0, 0)
-    return TableImport(rows=done, written=written)
+    return TableImport(rows=entry.rows, written=written, refused=refused, left_out=entry.rows - total)
 
 
-def import_snapshot(db: Database, path: str | Path, *, embedding: tuple[str, int | None] | None, chunk: int = 2_000,
-                    progress: Progress | None = None) -> ImportReport:
-    """Import the snapshot at `path`; `embedding` is the store's (model, dimensions)."""
+def _importing_as(root: Path, manifest: Manifest, agent: str | None) -> str | None:
+    """The agent whose rows are imported; an agent's snapshot is checked whole first."""
+    if agent is not None and manifest.agent not in (None, agent):
+        raise SnapshotError(f"this is agent {manifest.agent}'s snapshot: it holds no rows of agent {agent}",
+                            code="snapshot_foreign_rows")
+    if manifest.agent is not None:
+        ownership.check_agent(root, manifest, manifest.agent)
+    return agent or manifest.agent
+
+
+def import_snapshot(db: Database, path: str | Path, *, embedding: tuple[str, int | None] | None,
+                    agent: str | None = None, chunk: int = 2_000, progress: Progress | None = None) -> ImportReport:
+    """Import the snapshot at `path`; `embedding` is the store's (model, dimensions); `agent`
+    imports that agent's rows only."""
     started = time.perf_counter()
     root = Path(path)
     manifest = check(root)
+    agent = _importing_as(root, manifest, agent)
     vectors = _vector_verdict(manifest, embedding)
     tables: dict[str, TableImport] = {}
     if vectors == "kept":  # vectors enter the vector table as they land, not at the service's next start
@@ -118,8 +155,8 @@ def import_snapshot(db: Database, path: str | Path, *, embedding: tuple[str, int
         entry = manifest.table(table.name)
         if entry is None or (table.name == "embeddings" and vectors != "kept"):
             continue
-        tables[table.name] = _import_table(db, root, manifest, entry, chunk=chunk, progress=progress)
-    return ImportReport(snapshot_created_at=manifest.created_at, agent=manifest.agent, vectors=vectors,
+        tables[table.name] = _import_table(db, root, manifest, entry, agent=agent, chunk=chunk, progress=progress)
+    return ImportReport(snapshot_created_at=manifest.created_at, agent=agent, vectors=vectors,
                         tables=tables, seconds=round(time.perf_counter() - started, 3))
 
 

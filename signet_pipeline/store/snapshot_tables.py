@@ -6,6 +6,10 @@ the knowledge graph, documents, sessions and feedback. Queues, caches, telemetry
 
 Rows are matched on `key` (what makes a row the same row in another store), never on surrogate
 integer ids, which the target assigns (`skip`). Writing a snapshot twice changes nothing.
+
+A snapshot is not trusted with who owns what: `refused` finds the rows whose key, parent or
+referenced row the store holds for another agent, and a newer memory never rewrites the columns
+that say who owns it and who may see or change it (`_ACCESS`).
 """
 
 from __future__ import annotations
@@ -17,50 +21,74 @@ from typing import Any
 
 import apsw
 
+from signet_pipeline.store.agents import READ_POLICY_SQL
 from signet_pipeline.store.db import scalar
 
-_OF_AGENT_MEMORIES = "memory_id IN (SELECT id FROM memories WHERE agent_id = :agent)"
-_OF_AGENT_ENTITIES = "entity_id IN (SELECT id FROM entities WHERE agent_id = :agent)"
-_OF_AGENT_SOURCES = "source_entity_id IN (SELECT id FROM entities WHERE agent_id = :agent)"
+# A memory's owner, who may see it, and which project-scoped tokens may change it.
+_ACCESS = ("id", "agent_id", "visibility", "project")
 
 
 @dataclass(frozen=True)
 class SnapshotTable:
+    """A table a snapshot carries and whose rows they are: `owner` is the column naming the row's
+    agent or, with `parent` (table, column), referring to the parent row that does (history -> memory)."""
+
     name: str
     family: str
     key: tuple[str, ...]
-    agent_scope: str  # WHERE fragment that keeps one agent's rows (:agent)
+    owner: str
+    parent: tuple[str, str] | None = None
+    # (column, table): other rows this row refers to by their key; they must be the same agent's.
+    refs: tuple[tuple[str, str], ...] = ()
+    # A column naming a memory the row's agent must be able to read (tables owned by `agent_id`).
+    reads: str | None = None
     skip: tuple[str, ...] = ()
     # False where no unique index covers `key`: the write checks for the row itself.
     key_is_unique: bool = True
+    # False for vectors: they belong to their content, which agents share.
+    guarded: bool = True
 
+    @property
+    def agent_scope(self) -> str:
+        """WHERE fragment that keeps one agent's rows (:agent)."""
+        if self.parent is None:
+            return f"{self.owner} = :agent"
+        parent, column = self.parent
+        return f"{self.owner} IN (SELECT {column} FROM {parent} WHERE {BY_NAME[parent].agent_scope})"
+
+
+_MEMORY = ("memory_id", "memories")
+_ENTITY = ("entities", "id")
 
 # In write order: a row's parents (entities before aspects, ...) come first.
 TABLES: tuple[SnapshotTable, ...] = (
-    SnapshotTable("agents", "agents", ("id",), "id = :agent"),
-    SnapshotTable("memories", "memories", ("id",), "agent_id = :agent", skip=("rid",)),
-    SnapshotTable("embeddings", "memories", ("content_hash",),
-                  "content_hash IN (SELECT content_hash FROM memories WHERE agent_id = :agent)", skip=("id",)),
-    SnapshotTable("memory_history", "history", ("id",), _OF_AGENT_MEMORIES),
-    SnapshotTable("memory_hints", "memories", ("memory_id", "hint"), _OF_AGENT_MEMORIES, skip=("id",)),
-    SnapshotTable("entities", "graph", ("id",), "agent_id = :agent"),
-    SnapshotTable("entity_aspects", "graph", ("id",), _OF_AGENT_ENTITIES),
-    SnapshotTable("entity_attributes", "graph", ("id",), _OF_AGENT_ENTITIES),
-    SnapshotTable("entity_dependencies", "graph", ("id",), _OF_AGENT_SOURCES),
-    SnapshotTable("relations", "graph", ("id",), _OF_AGENT_SOURCES),
-    SnapshotTable("relation_mentions", "graph", ("relation_id", "memory_id"),
-                  f"relation_id IN (SELECT id FROM relations WHERE {_OF_AGENT_SOURCES})"),
-    SnapshotTable("memory_entity_mentions", "graph", ("memory_id", "entity_id"), _OF_AGENT_ENTITIES),
-    SnapshotTable("entity_communities", "graph", ("id",), "agent_id = :agent"),
-    SnapshotTable("documents", "documents", ("id",), "agent_id = :agent"),
-    SnapshotTable("document_memories", "documents", ("document_id", "memory_id"),
-                  "document_id IN (SELECT id FROM documents WHERE agent_id = :agent)"),
-    SnapshotTable("sessions", "sessions", ("session_key",), "agent_id = :agent"),
-    SnapshotTable("session_memories", "sessions", ("session_key", "memory_id"), "agent_id = :agent"),
-    SnapshotTable("session_transcripts", "sessions", ("session_key",), "agent_id = :agent"),
-    SnapshotTable("session_scores", "sessions", ("session_key",), "agent_id = :agent"),
+    SnapshotTable("agents", "agents", ("id",), "id"),
+    SnapshotTable("memories", "memories", ("id",), "agent_id", skip=("rid",)),
+    SnapshotTable("embeddings", "memories", ("content_hash",), "content_hash", ("memories", "content_hash"),
+                  skip=("id",), guarded=False),
+    SnapshotTable("memory_history", "history", ("id",), "memory_id", ("memories", "id")),
+    SnapshotTable("memory_hints", "memories", ("memory_id", "hint"), "memory_id", ("memories", "id"), skip=("id",)),
+    SnapshotTable("entities", "graph", ("id",), "agent_id", refs=(("community_id", "entity_communities"),)),
+    SnapshotTable("entity_aspects", "graph", ("id",), "entity_id", _ENTITY),
+    SnapshotTable("entity_attributes", "graph", ("id",), "entity_id", _ENTITY,
+                  refs=(("aspect_id", "entity_aspects"), _MEMORY)),
+    SnapshotTable("entity_dependencies", "graph", ("id",), "source_entity_id", _ENTITY,
+                  refs=(("target_entity_id", "entities"), ("aspect_id", "entity_aspects"))),
+    SnapshotTable("relations", "graph", ("id",), "source_entity_id", _ENTITY, refs=(("target_entity_id", "entities"),)),
+    SnapshotTable("relation_mentions", "graph", ("relation_id", "memory_id"), "relation_id", ("relations", "id"),
+                  refs=(_MEMORY,)),
+    SnapshotTable("memory_entity_mentions", "graph", ("memory_id", "entity_id"), "entity_id", _ENTITY, refs=(_MEMORY,)),
+    SnapshotTable("entity_communities", "graph", ("id",), "agent_id"),
+    SnapshotTable("documents", "documents", ("id",), "agent_id"),
+    SnapshotTable("document_memories", "documents", ("document_id", "memory_id"), "document_id", ("documents", "id"),
+                  refs=(_MEMORY,)),
+    SnapshotTable("sessions", "sessions", ("session_key",), "agent_id"),
+    SnapshotTable("session_memories", "sessions", ("session_key", "memory_id"), "agent_id",
+                  refs=(("session_key", "sessions"),), reads="memory_id"),
+    SnapshotTable("session_transcripts", "sessions", ("session_key",), "agent_id", refs=(("session_key", "sessions"),)),
+    SnapshotTable("session_scores", "sessions", ("session_key",), "agent_id", refs=(("session_key", "sessions"),)),
     SnapshotTable("agent_feedback", "feedback", ("memory_id", "agent_id", "actor", "feedback_type", "created_at"),
-                  "agent_id = :agent", skip=("id",), key_is_unique=False),
+                  "agent_id", skip=("id",), key_is_unique=False, reads="memory_id"),
 )
 BY_NAME = {t.name: t for t in TABLES}
 
@@ -102,14 +130,49 @@ def stream(conn: apsw.Connection, table: SnapshotTable, cols: Sequence[str], *, 
         yield batch
 
 
+def _owner_of(table: SnapshotTable, column: str, value: str) -> str:
+    """SQL: the agent owning the store's row of `table` whose `column` is `value` (NULL if none)."""
+    if table.parent is None:
+        return f"(SELECT {table.owner} FROM {table.name} WHERE {column} = {value})"
+    parent, by = table.parent
+    via = _owner_of(BY_NAME[parent], by, f"{table.name}.{table.owner}")
+    return f"(SELECT {via} FROM {table.name} WHERE {column} = {value})"
+
+
+def _guards(table: SnapshotTable, cols: Sequence[str]) -> list[str]:
+    """What a row (its agent in the snapshot bound as :_owner) must meet to be written: the rows
+    it names (itself, its parent, what it refers to) are absent from the store or the same agent's."""
+    itself = len(table.key) == 1 and table.key[0] != table.owner  # (an agents row is its own owner)
+    refs = ([(table.owner, table.parent[0])] if table.parent else []) \
+        + ([(table.key[0], table.name)] if itself else []) + list(table.refs)
+    guards = [f"coalesce({_owner_of(BY_NAME[ref], BY_NAME[ref].key[0], f':{col}')}, :_owner) IS :_owner"
+              for col, ref in refs if col in cols]
+    if table.reads in cols:  # another agent's memory it may read (READ_POLICY_SQL binds :agent_id, the owner)
+        guards.append(f"NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = :{table.reads} "
+                      f"AND m.agent_id <> :_owner AND NOT {READ_POLICY_SQL})")
+    return guards
+
+
+def refused(conn: apsw.Connection, table: SnapshotTable, cols: Sequence[str],
+            batch: Sequence[dict[str, Any]]) -> list[int]:
+    """Positions in `batch` (rows carrying their snapshot agent as `_owner`) of the rows that would
+    touch another agent's rows in the store: they are not written."""
+    guards = _guards(table, cols) if table.guarded else []
+    if not guards or not batch:
+        return []
+    sql = f"SELECT :_at WHERE NOT ({' AND '.join(guards)})"
+    return [r[0] for r in conn.executemany(sql, [{**row, "_at": at} for at, row in enumerate(batch)])]
+
+
 def _insert_sql(table: SnapshotTable, cols: Sequence[str]) -> str:
     names = ", ".join(cols)
     values = ", ".join(f":{c}" for c in cols)
     name = _ident(table.name)
     if table.name == "memories":
-        # The newer version of a memory wins; a live memory of the same agent already holding this
-        # content under another id keeps it (the unique content index would refuse the row anyway).
-        updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c != "id")
+        # The newer version of a memory wins, but for who owns and may see it; a live memory of the
+        # same agent already holding this content under another id keeps it (the unique content
+        # index would refuse the row anyway).
+        updates = ", ".join(f"{c} = excluded.{c}" for c in cols if c not in _ACCESS)
         return (f"INSERT INTO memories ({names}) SELECT {values} WHERE NOT EXISTS (SELECT 1 FROM memories o "
                 "WHERE o.agent_id = :agent_id AND o.content_hash = :content_hash AND o.is_deleted = 0 "
                 f"AND o.id <> :id AND :is_deleted = 0) ON CONFLICT(id) DO UPDATE SET {updates} "
