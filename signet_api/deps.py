@@ -7,16 +7,21 @@ than the whole write; bench.remember_bench). These only read the request."""
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 
 import anyio.to_thread
 from fastapi import Request
 
 from signet_pipeline.auth.tokens import TokenClaims
+from signet_pipeline.recall.search import SEARCH, RecallOptions
 from signet_pipeline.recall.session_context import session_agent
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write.remember import Actor
 
 DEFAULT_ACTOR = "api"  # who a request is when it names no actor (history rows, analytics)
+# Recall that records nothing: no access counts, and no session ledger (neither read nor written:
+# RecallOptions has no switch that reads the ledger without writing it).
+QUIET_SEARCH = replace(SEARCH, track_access=False)
 
 
 # Remembers do not wait for the vectors of earlier remembers (that is what write-behind buys);
@@ -45,7 +50,8 @@ async def actor(request: Request) -> Actor:
     request_id = headers.get("x-request-id") or str(uuid.uuid4())
     claims = _claims(request)
     if claims is not None:
-        return Actor(name=claims.sub, type="agent" if claims.role == "agent" else "operator", request_id=request_id)
+        return Actor(name=claims.sub, type="agent" if claims.role == "agent" else "operator", request_id=request_id,
+                     verified=True)
     return Actor(name=headers.get("x-signet-actor") or DEFAULT_ACTOR,
                  type=headers.get("x-signet-actor-type") or "operator", request_id=request_id)
 
@@ -69,13 +75,21 @@ def _session_agent(request: Request) -> str | None:
     return session_agent(request.app.state.service, key) if key else None
 
 
-def changed_by(request: Request, requested: str | None) -> str | None:
-    """A body's `changed_by` names the author only for trusted local callers; with a token the
-    history names the token's subject."""
-    return None if _claims(request) is not None else requested
-
-
 def project_scope(request: Request) -> str | None:
     """The project a scoped token is limited to (mutations check it against the target)."""
     claims = _claims(request)
     return claims.scope.project if claims is not None and claims.role != "admin" else None
+
+
+def records(request: Request) -> bool:
+    """Whether a read may leave traces in the store (session rows and ledger, prompt notes,
+    checkpoints, access counts): not for a readonly token, which may not write, nor while
+    memory.pipelineV2.mutationsFrozen stops every write (reads only)."""
+    claims = _claims(request)
+    frozen = request.app.state.service.settings.pipeline.mutations_frozen
+    return not frozen and (claims is None or claims.role != "readonly")
+
+
+def recall_options(request: Request) -> RecallOptions:
+    """The API's recall: SEARCH, or QUIET_SEARCH for a caller that may not record (`records`)."""
+    return SEARCH if records(request) else QUIET_SEARCH

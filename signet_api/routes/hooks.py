@@ -10,9 +10,9 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
-from signet_api.deps import actor, project_scope, reading_agent, service
+from signet_api.deps import actor, project_scope, reading_agent, recall_options, records, service
 from signet_pipeline.models import RecallResult, RememberResult
-from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.recall.search import recall
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import hooks, prompt_hooks
 from signet_pipeline.sessions.hooks import (
@@ -86,7 +86,7 @@ def _identify(request: Request, body: hooks._HookRequest) -> None:
              summary="Context to inject into a new session (pinned and constraints first, then recall)")
 def session_start_route(request: Request, body: SessionStartRequest, svc: Service) -> SessionStartResult:
     _identify(request, body)
-    return hooks.session_start(svc, body)
+    return hooks.session_start(svc, body, record=records(request))
 
 
 @router.post("/api/hooks/session-end", response_model=SessionEndResult, response_model_exclude_none=True,
@@ -101,14 +101,14 @@ def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -
              summary="Context for one prompt: what recall finds that the session does not hold yet")
 def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: Service) -> PromptSubmitResult:
     _identify(request, body)
-    return prompt_hooks.user_prompt_submit(svc, body)
+    return prompt_hooks.user_prompt_submit(svc, body, record=records(request))
 
 
 @router.post("/api/hooks/pre-compaction", response_model=PreCompactionResult,
              summary="Instructions for the summary a harness writes before compacting its context")
 def pre_compaction_route(request: Request, body: PreCompactionRequest, svc: Service) -> PreCompactionResult:
     _identify(request, body)
-    return prompt_hooks.pre_compaction(svc, body)
+    return prompt_hooks.pre_compaction(svc, body, record=records(request))
 
 
 @router.post("/api/hooks/compaction-complete", response_model=CompactionCompleteResult,
@@ -135,4 +135,4 @@ def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
-    return recall(svc, body, SEARCH)
+    return recall(svc, body, recall_options(request))

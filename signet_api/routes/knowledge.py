@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from signet_api.deps import reading_agent, service
 from signet_pipeline.graph import knowledge
 from signet_pipeline.service import MemoryService
+from signet_pipeline.write.remember import ensure_writable
 
 router = APIRouter(tags=["knowledge"])
 Service = Annotated[MemoryService, Depends(service)]
@@ -27,11 +28,13 @@ def entities_route(request: Request, svc: Service, agent_id: AgentId = None,
 
 @router.post("/api/knowledge/entities/{entity_id}/pin", summary="Pin an entity (always a traversal focus)")
 def pin_route(request: Request, entity_id: EntityId, svc: Service, agent_id: AgentId = None) -> dict[str, Any]:
+    ensure_writable(svc)  # a pin changes what traversal focuses on: a write
     return knowledge.set_pinned(svc, entity_id, agent_id=reading_agent(request, agent_id), pinned=True)
 
 
 @router.delete("/api/knowledge/entities/{entity_id}/pin", summary="Unpin an entity")
 def unpin_route(request: Request, entity_id: EntityId, svc: Service, agent_id: AgentId = None) -> dict[str, Any]:
+    ensure_writable(svc)
     return knowledge.set_pinned(svc, entity_id, agent_id=reading_agent(request, agent_id), pinned=False)
 
 

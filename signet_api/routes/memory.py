@@ -8,11 +8,11 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
-from signet_api.deps import actor, project_scope, reading_agent, service
+from signet_api.deps import actor, project_scope, reading_agent, recall_options, service
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.models import RecallRequest, RecallResult, RememberRequest, RememberResult
 from signet_pipeline.recall import reads
-from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.recall.search import recall
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.telemetry import sink as telemetry
@@ -78,7 +78,7 @@ def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> Recall
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
     started = time.perf_counter()
-    result = recall(svc, body, SEARCH)
+    result = recall(svc, body, recall_options(request))
     if telemetry.active():
         kind = "temporal" if result.meta.get("temporal") else "aggregate" if result.aggregate else result.method
         telemetry.record(RecallPerformed(type=kind, results=len(result.results), latencyMs=_ms_since(started)))

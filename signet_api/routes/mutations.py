@@ -8,7 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 
-from signet_api.deps import actor, changed_by, project_scope, reading_agent, service
+from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.mutations import batch as batch_mutations
 from signet_pipeline.mutations import edits as mutations
@@ -31,7 +31,6 @@ MemoryId = Annotated[str, Path(min_length=1, max_length=100)]
 
 @router.post("/api/memory/modify", summary="Patch up to 200 memories; each patch succeeds or fails alone")
 def modify_route(request: Request, body: ModifyRequest, svc: Service, who: Who) -> dict[str, Any]:
-    body.changed_by = changed_by(request, body.changed_by)
     return batch_mutations.modify(svc, body, actor=who, agent_id=reading_agent(request),
                                   project_scope=project_scope(request))
 
@@ -45,7 +44,7 @@ def forget_route(request: Request, body: ForgetRequest, svc: Service, who: Who) 
 @router.patch("/api/memory/{memory_id}", summary="Update a memory's content, type, tags, importance or pinned")
 def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: Service, who: Who) -> dict[str, Any]:
     result = mutations.patch(svc, memory_id, body, reason=body.reason, actor=who, agent_id=reading_agent(request),
-                             changed_by=changed_by(request, body.changed_by), project_scope=project_scope(request))
+                             changed_by=body.changed_by, project_scope=project_scope(request))
     return result.model_dump(exclude_none=True)
 
 

@@ -13,6 +13,7 @@ from signet_pipeline.errors import Forbidden
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import synthesis
 from signet_pipeline.sessions.synthesis import SynthesisComplete, SynthesisRequest
+from signet_pipeline.write.remember import ensure_writable
 
 
 def _local(request: Request) -> None:
@@ -31,6 +32,7 @@ def synthesis_route(request: Request, body: SynthesisRequest, svc: MemoryService
 @router.post("/api/hooks/synthesis/complete", summary="Write MEMORY.md (the previous file is backed up)")
 def synthesis_complete_route(request: Request, body: SynthesisComplete,
                              svc: MemoryService = Depends(service)) -> dict[str, Any]:
+    ensure_writable(svc)  # it replaces the agent's MEMORY.md, which session-start injects
     synthesis.write(svc, body.content, agent_id=reading_agent(request))
     return {"success": True}
 

@@ -1,8 +1,9 @@
 """Batch mutations (memory-api.txt): `modify` applies up to 200 patches, each validated and
 written on its own (partial success); `forget` previews the memories a query, ids or filter
-select, then deletes them. Above 25 candidates an execute must carry the preview's confirm
-token, a digest of the candidate set (ids and versions): if the set changed since the preview,
-the token no longer matches and nothing is deleted.
+select that the caller may delete (the execute's rule), then deletes them. Above 25 candidates
+an execute must carry the preview's confirm token, a digest of the candidate set (ids and
+versions): if the set changed since the preview, the token no longer matches and nothing is
+deleted.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from signet_pipeline.mutations.models import (
 from signet_pipeline.recall.search import RecallOptions, recall
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.write.remember import Actor, ensure_writable
 
@@ -70,27 +72,27 @@ def modify(svc: MemoryService, req: ModifyRequest, *, actor: Actor, agent_id: st
             "results": [r.model_dump(exclude_none=True) for r in results]}
 
 
-def _candidates(svc: MemoryService, req: ForgetRequest, agent_id: str) -> list[dict[str, Any]]:
-    """{id, score, pinned, version} of the live memories the request selects: every listed id the
-    agent can see (ids are capped at 200 by the model, not by `limit`), else at most `limit`."""
+def _selected(svc: MemoryService, req: ForgetRequest, agent_id: str,
+              project_scope: str | None) -> list[tuple[Row, float]]:
+    """(row, score) of the live memories the request selects that the agent can see: every listed
+    id (ids are capped at 200 by the model, not by `limit`), else at most `limit` (of the token's
+    project, when it is scoped to one)."""
     conn = svc.db.reader()
     if req.ids:
         found = mem_store.fetch_many(conn, list(dict.fromkeys(req.ids)))
         visible = mem_store.visible_ids(conn, list(found), MemoryFilter(agent_id=agent_id, include_superseded=True))
-        return [{"id": i, "score": 1.0, "pinned": bool(found[i]["pinned"]), "version": found[i]["version"]}
-                for i in dict.fromkeys(req.ids) if i in visible]
+        return [(found[i], 1.0) for i in dict.fromkeys(req.ids) if i in visible]
     if req.query:
         result = recall(svc, RecallRequest(query=req.query, agentId=agent_id, type=req.type, tags=req.tags,
-                                           who=req.who, since=req.since, until=req.until, limit=req.limit),
+                                           who=req.who, since=req.since, until=req.until, limit=req.limit,
+                                           project=project_scope),
                         RecallOptions(track_access=False))
         hits = [h for h in result.results if req.source_type is None or h.source_type == req.source_type]
         rows = mem_store.fetch_many(conn, [h.id for h in hits])
-        return [{"id": h.id, "score": h.score, "pinned": h.pinned, "version": rows[h.id]["version"]}
-                for h in hits if h.id in rows]
+        return [(rows[h.id], h.score) for h in hits if h.id in rows]
     flt = MemoryFilter(agent_id=agent_id, types=[req.type] if req.type else [], tags=req.tags or [], who=req.who,
-                       source_type=req.source_type, since=req.since, until=req.until)
-    return [{"id": r["id"], "score": 1.0, "pinned": bool(r["pinned"]), "version": r["version"]}
-            for r in mem_store.list_page(conn, flt, req.limit, 0)]
+                       source_type=req.source_type, since=req.since, until=req.until, project=project_scope)
+    return [(r, 1.0) for r in mem_store.list_page(conn, flt, req.limit, 0)]
 
 
 def confirm_token(candidates: list[dict[str, Any]]) -> str:
@@ -101,15 +103,21 @@ def confirm_token(candidates: list[dict[str, Any]]) -> str:
 
 def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: str,
            project_scope: str | None = None) -> dict[str, Any]:
-    candidates = _candidates(svc, req, agent_id)
-    token = confirm_token(candidates)  # out-of-scope candidates are refused one by one at execute
+    selected = _selected(svc, req, agent_id, project_scope)
+    # What the caller sees but may not change (another agent's shared memory, another project's)
+    # is no candidate: the preview lists what the execute deletes, and `denied` says what it refuses.
+    refused = {row["id"]: exc for row, _ in selected if (exc := mutations.refusal(row, agent_id, actor, project_scope))}
+    candidates = [{"id": row["id"], "score": score, "pinned": bool(row["pinned"]), "version": row["version"]}
+                  for row, score in selected if row["id"] not in refused]
+    token = confirm_token(candidates)
     requires = len(candidates) > CONFIRM_ABOVE
-    found = {c["id"] for c in candidates}
+    found = {row["id"] for row, _ in selected}
     # Listed ids that are gone or not the caller's to see: answered, never silently dropped.
     missing = [i for i in dict.fromkeys(req.ids or []) if i not in found]
     if req.mode == "preview":
         return {"mode": "preview", "count": len(candidates), "requiresConfirm": requires, "confirmToken": token,
-                "candidates": candidates, **({"notFound": missing} if missing else {})}
+                "candidates": candidates, **({"denied": list(refused)} if refused else {}),
+                **({"notFound": missing} if missing else {})}
     ensure_writable(svc)
     if requires and not req.confirm_token:
         raise InvalidRequest(f"{len(candidates)} memories: preview first and pass its confirm_token",
@@ -118,6 +126,7 @@ def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: st
         raise MutationRejected("the candidates changed since the preview: preview again",
                                code="confirm_token_mismatch", details={"count": len(candidates)})
     results = [_refused(i, NotFound(f"memory {i} not found")) for i in missing]
+    results += [_refused(i, exc) for i, exc in refused.items()]
     for c in candidates:
         try:
             # The version the token was computed over: a memory changed since is refused, not deleted.
@@ -126,5 +135,6 @@ def forget(svc: MemoryService, req: ForgetRequest, *, actor: Actor, agent_id: st
                                             actor=actor, agent_id=agent_id, project_scope=project_scope))
         except (MutationRejected, NotFound, Forbidden) as exc:
             results.append(_refused(c["id"], exc))
-    return {"mode": "execute", "requested": len(candidates) + len(missing), "deleted": sum(r.status == "deleted" for r in results),
+    return {"mode": "execute", "requested": len(selected) + len(missing),
+            "deleted": sum(r.status == "deleted" for r in results),
             "results": [r.model_dump(exclude_none=True) for r in results]}

@@ -35,20 +35,28 @@ def _reject(status: str, message: str, row: Row, http: int = 409) -> MutationRej
                             details={"id": row["id"], "status": status, "currentVersion": row["version"]})
 
 
+def refusal(row: Row, agent_id: str, actor: Actor, project_scope: str | None = None) -> Forbidden | None:
+    """Why the caller may not change a memory it can see, or None: an agent changes only its own
+    memories (reading a shared one is not owning it), a project-scoped token only its project's."""
+    details = {"id": row["id"], "status": "scope_denied"}
+    if actor.type in AUTONOMOUS and row["agent_id"] != agent_id:
+        return Forbidden(f"memory {row['id']} belongs to agent {row['agent_id']!r}", code="scope_denied",
+                         details=details)
+    if project_scope is not None and row["project"] != project_scope:
+        return Forbidden(f"the token is scoped to project {project_scope!r}", code="scope_denied", details=details)
+    return None
+
+
 def target(conn: apsw.Connection, memory_id: str, agent_id: str, actor: Actor,
            project_scope: str | None = None) -> Row:
     """The row, deleted or not, if the acting agent may see it (another agent's private memory
-    is as absent as a missing one) and may change it: an agent changes only its own memories
-    (reading a shared one is not owning it), a project-scoped token only its project's."""
+    is as absent as a missing one) and may change it (`refusal`)."""
     row = mem_store.get(conn, memory_id, include_deleted=True)
     if row is None or not visible(conn, row, agent_id):
         raise NotFound(f"memory {memory_id} not found", details={"id": memory_id, "status": "not_found"})
-    if actor.type in AUTONOMOUS and row["agent_id"] != agent_id:
-        raise Forbidden(f"memory {memory_id} belongs to agent {row['agent_id']!r}", code="scope_denied",
-                        details={"id": memory_id, "status": "scope_denied"})
-    if project_scope is not None and row["project"] != project_scope:
-        raise Forbidden(f"the token is scoped to project {project_scope!r}", code="scope_denied",
-                        details={"id": memory_id, "status": "scope_denied"})
+    denied = refusal(row, agent_id, actor, project_scope)
+    if denied is not None:
+        raise denied
     return row
 
 
@@ -65,7 +73,7 @@ def patch(svc: MemoryService, memory_id: str, req: MemoryPatch, *, reason: str, 
     if norm is not None and not norm.storage:
         raise InvalidRequest("content is empty once whitespace is removed", code="empty_content")
     vectors, stored = embed_missing(svc, [norm.storage]) if norm else ({}, set())
-    who = changed_by or actor.name
+    who = actor.changed_by(changed_by)
     with svc.db.write() as conn:
         now = now_iso()
         row = target(conn, memory_id, agent_id, actor, project_scope)

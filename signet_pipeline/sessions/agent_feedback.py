@@ -18,7 +18,7 @@ from signet_pipeline.store import feedback as feedback_store
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.timeutil import now_iso
-from signet_pipeline.write.remember import Actor
+from signet_pipeline.write.remember import Actor, ensure_writable
 
 
 def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: str,
@@ -26,7 +26,8 @@ def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: 
     """One memory: stored if the agent can see the (live) memory — within the token's project, if
     it is scoped to one — else 404, so feedback cannot probe for memories the caller may not
     read. Ratings: the visible ones are recorded, the rest counted as ignored (the same answer for
-    unknown and unreadable ids)."""
+    unknown and unreadable ids). A write: refused while mutations are frozen."""
+    ensure_writable(svc)
     items = req.items()
     ids: list[int] = []
     cfg = svc.settings.pipeline.feedback

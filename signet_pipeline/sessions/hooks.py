@@ -19,7 +19,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.graph.traversal import traverse
 from signet_pipeline.models import MAX_PROJECT_CHARS, MAX_TRANSCRIPT_CHARS, RecallRequest, Visibility
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import RecallOptions, recall
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
 from signet_pipeline.sessions import synthesis
@@ -31,6 +31,7 @@ from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.store.queue import SESSION_SUMMARY
 from signet_pipeline.timeutil import now_iso
+from signet_pipeline.write.remember import ensure_writable
 
 PINNED_MAX = 20
 TRANSCRIPT_SUFFIXES = frozenset({".jsonl", ".json", ".md", ".txt", ".log"})
@@ -118,8 +119,8 @@ def session_query(req: SessionStartRequest) -> str:
     return ""
 
 
-def _candidates(svc: MemoryService, req: SessionStartRequest, query: str) -> list[InjectedMemory]:
-    """Memories in injection order, each once."""
+def _candidates(svc: MemoryService, req: SessionStartRequest, query: str, record: bool) -> list[InjectedMemory]:
+    """Memories in injection order, each once (`record`: the recall counts as their use)."""
     conn = svc.db.reader()
     flt = MemoryFilter(agent_id=req.agent_id, pinned=True, decay_rate=svc.settings.memory.decay_rate)
     picked = [InjectedMemory(id=r["id"], content=r["content"], source="pinned")
@@ -132,7 +133,7 @@ def _candidates(svc: MemoryService, req: SessionStartRequest, query: str) -> lis
         picked += [InjectedMemory(id=r["id"], content=r["content"], source="constraint") for r in rows]
     if query:
         found = recall(svc, RecallRequest(query=query, limit=svc.settings.hooks.session_start_limit,
-                                          agent_id=req.agent_id))
+                                          agent_id=req.agent_id), RecallOptions(track_access=record))
         picked += [InjectedMemory(id=hit.id, content=hit.content, source="recall") for hit in found.results]
     seen: set[str] = set()
     return [m for m in picked if not (m.id in seen or seen.add(m.id))]
@@ -175,10 +176,13 @@ def _cut(text: str) -> str:
     return text if len(text) <= RECENT_CONTEXT_CHARS else text[:RECENT_CONTEXT_CHARS - 1].rstrip() + ELLIPSIS
 
 
-def session_start(svc: MemoryService, req: SessionStartRequest) -> SessionStartResult:
+def session_start(svc: MemoryService, req: SessionStartRequest, *, record: bool = True) -> SessionStartResult:
+    """`record` off (a readonly token, mutations frozen): the context is answered, and neither the
+    session nor what it was given is kept."""
     harness = req.require_harness()
-    inject, injected = compose(_candidates(svc, req, session_query(req)), svc.settings.hooks.session_start_budget_chars)
-    if req.session_key:
+    inject, injected = compose(_candidates(svc, req, session_query(req), record),
+                               svc.settings.hooks.session_start_budget_chars)
+    if req.session_key and record:
         now = now_iso()
         with svc.db.write() as conn:
             sessions_store.start(conn, session_key=req.session_key, agent_id=req.agent_id, harness=harness,
@@ -214,7 +218,9 @@ def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool 
     """End the session once: aspect feedback runs on the call that ends it, never again for a
     repeated session-end. The transcript is kept losslessly (recall `expand` attaches it to the
     session's memories) and a `session_summary` job is queued to turn it into memories (the
-    pipeline must be on; a repeat while that job is pending does not queue another)."""
+    pipeline must be on; a repeat while that job is pending does not queue another). A write:
+    refused while mutations are frozen."""
+    ensure_writable(svc)
     harness = req.require_harness()
     key = req.key
     if not key:

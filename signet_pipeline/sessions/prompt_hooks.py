@@ -79,10 +79,13 @@ class CompactionCompleteResult(BaseModel):
     memoryId: str | None = None
 
 
-def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSubmitResult:
+def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest, *,
+                       record: bool = True) -> PromptSubmitResult:
+    """`record` off (a readonly token, mutations frozen): the context is answered, nothing is kept
+    (no prompt count, no ledger, no access counts)."""
     harness = req.require_harness()
     prompt, hooks = req.prompt, svc.settings.hooks
-    if req.session_key and prompt:
+    if req.session_key and prompt and record:
         checkpoints.note_prompt(svc, session_key=req.session_key, agent_id=req.agent_id, harness=harness,
                                 project=req.project, prompt=prompt)
     if len(prompt.split()) < MIN_PROMPT_WORDS:
@@ -90,10 +93,10 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSu
     # With the session key, recall leaves out what the session was given already (its ledger).
     found = recall(svc, RecallRequest(query=prompt[:10_000], limit=hooks.prompt_limit, agent_id=req.agent_id,
                                       min_score=hooks.prompt_min_score, session_key=req.session_key),
-                   RecallOptions(record_session=False))
+                   RecallOptions(record_session=False, track_access=record))
     fresh = [InjectedMemory(id=h.id, content=h.content, source="recall") for h in found.results]
     inject, injected = compose(fresh, hooks.prompt_budget_chars)
-    if req.session_key and injected:  # only what fit the budget was given to the session
+    if req.session_key and injected and record:  # only what fit the budget was given to the session
         Ledger.load(svc, req.session_key, req.agent_id).record(svc, [m.id for m in injected])
         with svc.db.write() as conn:
             sessions_store.record_prompt_injected(conn, session_key=req.session_key, agent_id=req.agent_id,
@@ -101,9 +104,9 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest) -> PromptSu
     return PromptSubmitResult(inject=inject, memories=injected)
 
 
-def pre_compaction(svc: MemoryService, req: PreCompactionRequest) -> PreCompactionResult:
+def pre_compaction(svc: MemoryService, req: PreCompactionRequest, *, record: bool = True) -> PreCompactionResult:
     harness = req.require_harness()
-    if req.session_key:  # the context is about to be cut: keep where the session stands
+    if req.session_key and record:  # the context is about to be cut: keep where the session stands
         checkpoints.checkpoint(svc, session_key=req.session_key, agent_id=req.agent_id, trigger="pre_compaction",
                                harness=harness, context=req.session_context)
     text = SUMMARY_PROMPT.format(messages=req.message_count if req.message_count is not None else "an unknown number of")

@@ -46,6 +46,16 @@ class Actor:
     name: str = "api"
     type: str = "operator"  # operator | agent | daemon | harness
     request_id: str | None = None
+    verified: bool = False  # name and type come from a signed token, not from what the caller says
+
+    def author(self, who: str | None) -> str | None:
+        """A memory's `who`: an agent token's memories are its subject's, whatever the body
+        claims; operators, admins (imports) and trusted local callers name it as they like."""
+        return self.name if self.verified and self.type == "agent" else who
+
+    def changed_by(self, who: str | None) -> str:
+        """The history's author: the token's subject under a token, else `who` or the actor."""
+        return self.name if self.verified else who or self.name
 
 
 def _result(row: Row, *, embedded: bool, deduped: bool, job_id: int | None) -> RememberResult:
@@ -89,7 +99,7 @@ def _prepare(svc: MemoryService, req: RememberRequest, actor: Actor) -> _Pending
     values = {
         "id": str(uuid.uuid4()), "type": req.type or infer_type(content.storage), "content": content.storage,
         "normalized_content": content.normalized, "content_hash": content.content_hash,
-        "importance": importance, "tags": json.dumps(tags), "who": req.who, "project": req.project,
+        "importance": importance, "tags": json.dumps(tags), "who": actor.author(req.who), "project": req.project,
         "session_id": req.session_id, "source_id": req.source_id, "source_type": req.source_type or "manual",
         "source_path": req.source_path, "runtime_path": req.runtime_path, "idempotency_key": req.idempotency_key,
         "pinned": int(pinned), "agent_id": req.agent_id, "visibility": req.visibility,
@@ -98,7 +108,7 @@ def _prepare(svc: MemoryService, req: RememberRequest, actor: Actor) -> _Pending
         "embedding_model": None,
         "occurred_at": req.occurred_at, "observed_at": req.observed_at, "source_created_at": req.source_created_at,
         "valid_from": req.valid_from, "valid_until": req.valid_until,
-        "created_at": req.created_at, "updated_by": req.who or actor.name,
+        "created_at": req.created_at, "updated_by": actor.changed_by(req.who),
     }
     return _Pending(req, content, values)
 
