@@ -5,12 +5,12 @@ from __future__ import annotations
 import logging
 from contextlib import asynccontextmanager
 
-from fastapi import Depends, FastAPI
+from fastapi import FastAPI
 
-from signet_api.auth import Auth, authorize
+from signet_api.auth import Auth
 from signet_api.errors import install_error_handlers
 from signet_api import pages
-from signet_api.middleware import AnalyticsMiddleware
+from signet_api.middleware import AnalyticsMiddleware, BodyLimitMiddleware
 from signet_api.routes import (
     analytics,
     auth,
@@ -70,11 +70,13 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
         version=__version__,
         summary="Long-term memory for AI agents: remember and recall over a local SQLite store.",
         lifespan=lifespan,
-        dependencies=[Depends(authorize)],
         **docs,
     )
     install_error_handlers(app)
     app.state.analytics = Analytics()  # this process's request counters (routes/analytics.py reads them)
+    # Every route authorizes before its body is read (signet_api/auth.py AuthorizedRoute); the body
+    # limit sits inside analytics, so refused bodies are counted too.
+    app.add_middleware(BodyLimitMiddleware, limits=settings.limits)
     app.add_middleware(AnalyticsMiddleware, analytics=app.state.analytics)
     app.include_router(system.router)
     app.include_router(auth.router)

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import ipaddress
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 from pathlib import Path
 
-from fastapi import Request
+from fastapi import Request, Response
+from fastapi.routing import APIRoute
 
+from signet_pipeline.auth import origins
 from signet_pipeline.auth.policy import SlidingWindow, allowed
 from signet_pipeline.auth.tokens import Role, TokenClaims, load_or_create_secret, verify
 from signet_pipeline.config import Settings
@@ -102,8 +103,7 @@ class Auth:
 
     def __init__(self, settings: Settings):
         self.mode = settings.auth.mode
-        self.local_hosts = {"localhost", "127.0.0.1", "::1", settings.server.host.lower(),
-                            *(h.lower() for h in settings.auth.allowed_hosts)}
+        self.local_hosts = origins.local_names([settings.server.host, *settings.auth.allowed_hosts])
         self._secret_path: Path = settings.auth_secret_path
         self._secret: bytes | None = None
         self.limiter = SlidingWindow()
@@ -117,7 +117,7 @@ class Auth:
     def identify(self, request: Request, *, required: bool = True) -> Identity:
         """`required`: whether the route needs an identity (routes open to anyone do not)."""
         if self.mode == "local":  # no auth at all: whatever Authorization header comes is ignored
-            self._check_host(request)
+            self._check_local(request)
             return Identity("local", None, trusted=True)
         header = request.headers.get("authorization", "")
         scheme, _, token = header.partition(" ")
@@ -125,19 +125,25 @@ class Auth:
             raise Unauthorized("Authorization must be 'Bearer <token>'", code="token_malformed")
         claims = verify(self.secret, token) if token.strip() else None
         if claims is None and self.mode == "hybrid" and _loopback(request):
-            self._check_host(request)
+            self._check_local(request)
             return Identity("hybrid", None, trusted=True)
         if claims is None and required:
             raise Unauthorized("a Bearer token is required", code="token_required")
         return Identity(self.mode, claims, trusted=False)
 
 
-    def _check_host(self, request: Request) -> None:
-        """Trust without a token only for requests addressed to this machine by name: a browser
-        page whose DNS name was rebound to 127.0.0.1 still sends its own name as Host."""
-        host = urlsplit(f"//{request.headers.get('host', '')}").hostname or ""
-        if host.lower() not in self.local_hosts:
+    def _check_local(self, request: Request) -> None:
+        """Trust without a token only for requests addressed to this machine by name (DNS rebinding)
+        and not sent by a browser for another site where it needs no CORS preflight to send them
+        (a form, or a body-less POST to /recover or /sync, would otherwise act as a local caller)."""
+        headers = request.headers
+        host = origins.hostname(headers.get("host", ""))
+        if host not in self.local_hosts:
             raise Forbidden(f"host {host!r} is not a local name (auth.allowedHosts)", code="host_not_allowed")
+        if origins.unpreflighted(request.method, headers.get("content-type")):
+            reason = origins.cross_site(headers.get("origin"), headers.get("sec-fetch-site"), headers.get("host", ""))
+            if reason:
+                raise Forbidden(f"cross-site request refused: {reason}", code="cross_site_request")
 
 
 def _loopback(request: Request) -> bool:
@@ -167,3 +173,18 @@ async def authorize(request: Request) -> None:
         operation, per_minute = limit
         actor = identity.claims.sub if identity.claims else request.headers.get("x-signet-actor") or "local"
         auth.limiter.hit(f"{actor}:{operation}", per_minute)
+
+
+class AuthorizedRoute(APIRoute):
+    """Every API route: `authorize` runs before FastAPI reads and parses the body, so a caller
+    without the right token is refused before its body costs anything (an app-wide dependency
+    would run only after the body was parsed)."""
+
+    def get_route_handler(self):
+        handle = super().get_route_handler()
+
+        async def authorized(request: Request) -> Response:
+            await authorize(request)
+            return await handle(request)
+
+        return authorized

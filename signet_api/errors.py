@@ -29,14 +29,17 @@ def error_body(code: str, message: str, **extra) -> dict:
     return {"error": {"code": code, "message": message, **extra}}
 
 
+def payload(path: str, code: str, message: str, extra: dict | None = None) -> dict:
+    """The error body for a request to `path`. `extra`: the error's details (a dict, not keywords:
+    details may hold a `status` field)."""
+    if path.startswith(HOOKS_PREFIX):
+        return {"error": message, "code": code, **(extra or {})}
+    return error_body(code, message, **(extra or {}))
+
+
 def _response(request: Request, code: str, message: str, status: int, headers: dict | None = None,
               extra: dict | None = None) -> JSONResponse:
-    """`extra`: the error's details (a dict, not keywords: details may hold a `status` field)."""
-    if request.url.path.startswith(HOOKS_PREFIX):
-        body = {"error": message, "code": code, **(extra or {})}
-    else:
-        body = error_body(code, message, **(extra or {}))
-    return JSONResponse(body, status_code=status, headers=headers)
+    return JSONResponse(payload(request.url.path, code, message, extra), status_code=status, headers=headers)
 
 
 def _location(loc: tuple) -> str:

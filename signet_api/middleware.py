@@ -1,4 +1,12 @@
-"""One pure ASGI middleware that feeds analytics: every HTTP request's endpoint (route template),
+"""Pure ASGI middleware: the request body limit, and analytics.
+
+BodyLimitMiddleware refuses a body over its limit with 413: at once when Content-Length says so
+(before routing, auth or parsing: an unauthenticated 15 MB body costs nothing), else as soon as the
+streamed bytes pass the limit (the read fails inside the route and the error handler answers).
+Routes that carry transcripts or documents get limits.maxUploadBytes, every other one
+limits.maxBodyBytes.
+
+AnalyticsMiddleware feeds analytics: every HTTP request's endpoint (route template),
 actor, status and latency, and mutation rejections (409 conflict, 403 scope denial) into the
 service-wide error ring. Pure ASGI rather than BaseHTTPMiddleware: no extra task or response
 copy per request; on the success path it costs two clock reads, a header scan and one locked
@@ -10,17 +18,67 @@ import json
 import time
 
 import anyio.to_thread
+from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from signet_api.deps import DEFAULT_ACTOR
+from signet_api.errors import payload
 from signet_pipeline import analytics
 from signet_pipeline.analytics import Analytics, Category, ErrorCode
+from signet_pipeline.config import LimitsConfig
 
 UNMATCHED = "(unmatched)"  # requests no route matched share one key: raw paths would grow without bound
 MUTATION_ERRORS: dict[int, ErrorCode] = {409: "MUTATION_CONFLICT", 403: "MUTATION_SCOPE_DENIED"}
 MAX_ERROR_BODY = 8192
 # Counters are keyed by method too, and any token is a valid HTTP method: unknown ones share a key.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+
+# Routes whose bodies may carry a transcript or a document (limits.maxUploadBytes).
+UPLOAD_PATHS = frozenset({"/api/memory/remember", "/api/memory/save", "/api/hook/remember", "/api/hooks/remember",
+                          "/api/hooks/session-end", "/api/hooks/pre-compaction", "/api/hooks/compaction-complete",
+                          "/api/documents", "/mcp"})
+
+
+class BodyTooLarge(HTTPException):
+    """Raised from `receive` when the streamed body passes its limit; the error handler answers 413."""
+
+    def __init__(self, limit: int, setting: str) -> None:
+        super().__init__(413, f"request body over {limit} bytes (limits.{setting})")
+
+
+class BodyLimitMiddleware:
+    def __init__(self, app: ASGIApp, limits: LimitsConfig) -> None:
+        self.app = app
+        self.limits = limits
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        upload = scope["path"] in UPLOAD_PATHS
+        limit = self.limits.max_upload_bytes if upload else self.limits.max_body_bytes
+        setting = "maxUploadBytes" if upload else "maxBodyBytes"
+        declared = _header(scope, b"content-length")
+        if declared is not None and declared.isdigit() and int(declared) > limit:
+            body = json.dumps(payload(scope["path"], "payload_too_large",
+                                      f"request body of {declared} bytes is over {limit} (limits.{setting})")).encode()
+            await send({"type": "http.response.start", "status": 413,
+                        "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body)),
+                                    (b"connection", b"close")]})
+            await send({"type": "http.response.body", "body": body})
+            return
+        received = 0
+
+        async def bounded() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > limit:
+                    raise BodyTooLarge(limit, setting)
+            return message
+
+        await self.app(scope, bounded, send)
 
 
 class AnalyticsMiddleware:

@@ -150,6 +150,9 @@ class HooksConfig(Section):
     # POST /api/memory/codex-native-note writes under <codexHome>/memories/extensions/ad_hoc/notes
     # (default $CODEX_HOME, else ~/.codex).
     codex_home: Path | None = None
+    # session-end's transcriptPath is read (for a trusted local caller only) under these directories:
+    # where Claude Code, Codex and OpenCode keep their transcripts. Add others here, never through the API.
+    transcript_roots: list[Path] = [Path("~/.claude"), Path("~/.codex"), Path("~/.local/share/opencode")]
 
 
 class AuthConfig(Section):

@@ -7,17 +7,18 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
+from signet_pipeline import limits
+from signet_pipeline.limits import ContentText, Metadata, TranscriptText
 from signet_pipeline.timeutil import normalize_iso
 
-MAX_CONTENT_CHARS = 100_000
-MAX_TRANSCRIPT_CHARS = 20 * 1024 * 1024
 MAX_PROJECT_CHARS = 500
+MAX_FIELD_CHARS = 4096  # every other free-text field: paths, keys, timestamps
 TYPE_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
 Visibility = Literal["global", "private"]
 
 
 def _alias(*names: str) -> Any:
-    return Field(None, validation_alias=AliasChoices(*names))
+    return Field(None, max_length=MAX_FIELD_CHARS, validation_alias=AliasChoices(*names))
 
 
 class _Request(BaseModel):
@@ -41,8 +42,12 @@ def _tags_value(value: Any) -> list[str] | None:
     if value is None:
         return None
     if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        return parse_tags(value) or None  # "" or [] means "not given" (prefix tags still apply)
+        return limits.check_tags(parse_tags(value)) or None  # "" or [] means "not given" (prefix tags still apply)
     raise ValueError("tags must be a comma-separated string or a list of strings")
+
+
+# Tags: a list or a comma-separated string, at most limits.maxTags of at most limits.maxTagChars each.
+TAGS: Any = Field(None, json_schema_extra=limits.tags_schema)
 
 
 class StructuredTriple(_Request):
@@ -88,10 +93,10 @@ class Structured(_Request):
 
 
 class RememberRequest(_Request):
-    content: str = Field(..., min_length=1, max_length=MAX_CONTENT_CHARS)
+    content: ContentText = Field(..., min_length=1)
     type: str | None = Field(None, pattern=TYPE_PATTERN)
     importance: float | None = Field(None, ge=0.0, le=1.0)
-    tags: list[str] | None = None
+    tags: list[str] | None = TAGS
     who: str | None = Field(None, max_length=200)
     project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
     pinned: bool | None = None
@@ -110,9 +115,9 @@ class RememberRequest(_Request):
     valid_until: str | None = _alias("validUntil", "valid_until")
     agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
     visibility: Visibility = "global"
-    metadata: dict[str, Any] | None = None
+    metadata: Metadata | None = None
     # The conversation behind the memory (spec: kept in session_transcripts under sourceId).
-    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS)
+    transcript: TranscriptText | None = None
     structured: Structured | None = None
 
     _iso = field_validator("created_at", "occurred_at", "observed_at", "source_created_at", "valid_from",
@@ -166,14 +171,14 @@ class RecallRequest(_Request):
                                       validation_alias=AliasChoices("keywordQuery", "keyword_query"))
     limit: int | None = Field(None, ge=1, le=200)
     type: str | None = None
-    tags: list[str] | None = None
-    who: str | None = None
+    tags: list[str] | None = TAGS
+    who: str | None = Field(None, max_length=200)
     pinned: bool | None = None
     importance_min: float | None = Field(None, ge=0.0, le=1.0,
                                          validation_alias=AliasChoices("importance_min", "importanceMin"))
     since: str | None = None
     until: str | None = None
-    project: str | None = None
+    project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
     agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
     session_key: str | None = _alias("sessionKey", "session_key")
     include_recalled: bool = Field(False, validation_alias=AliasChoices("includeRecalled", "include_recalled"))

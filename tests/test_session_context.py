@@ -46,10 +46,11 @@ def test_transcript_files_are_read_only_for_trusted_callers(make_service, tmp_pa
     transcript = tmp_path / "session.jsonl"
     transcript.write_text('{"role": "user", "content": "remember the rollback steps"}\n')
     body = {"harness": "claude-code", "sessionKey": "file-1", "transcriptPath": str(transcript)}
-    local = make_service()
+    roots = {"transcriptRoots": [str(tmp_path)]}
+    local = make_service(hooks=roots)
     with TestClient(create_app(service=local)) as client:
         assert client.post("/api/hooks/session-end", json=body).json()["transcriptSaved"] is True
-    hybrid = make_service(auth={"mode": "hybrid"})
+    hybrid = make_service(auth={"mode": "hybrid"}, hooks=roots)
     from signet_pipeline.auth.tokens import issue, load_or_create_secret
 
     token = issue(load_or_create_secret(hybrid.settings.auth_secret_path), sub="remote", role="agent", ttl_s=60)[0]
@@ -59,14 +60,27 @@ def test_transcript_files_are_read_only_for_trusted_callers(make_service, tmp_pa
     assert answer["transcriptSaved"] is False  # a remote caller may not make the server read its files
 
 
-def test_only_transcript_files_are_read(client, tmp_path):
+def test_only_transcript_files_are_read(make_service, tmp_path):
     secret = tmp_path / "id_rsa"
     secret.write_text("PRIVATE KEY")
     link = tmp_path / "chat.jsonl"
     link.symlink_to(secret)
-    for i, path in enumerate((secret, link, "/proc/self/environ")):
-        body = {"harness": "claude-code", "sessionKey": f"f{i}", "transcriptPath": str(path)}
-        assert client.post("/api/hooks/session-end", json=body).json()["transcriptSaved"] is False
+    hard = tmp_path / "hard.jsonl"
+    hard.hardlink_to(secret)
+    svc = make_service(hooks={"transcriptRoots": [str(tmp_path), "/"]})
+    log = svc.settings.workspace / "server.log"  # the workspace is never read, even under an allowed root
+    log.write_text("token=abc")
+    with TestClient(create_app(service=svc)) as client:
+        for i, path in enumerate((secret, link, hard, "/proc/self/environ", log)):
+            body = {"harness": "claude-code", "sessionKey": f"f{i}", "transcriptPath": str(path)}
+            assert client.post("/api/hooks/session-end", json=body).json()["transcriptSaved"] is False
+
+
+def test_a_transcript_outside_the_transcript_roots_is_not_read(client, tmp_path):
+    elsewhere = tmp_path / "notes.md"  # a transcript's suffix, but not where a harness keeps transcripts
+    elsewhere.write_text("user: the database password is hunter2")
+    body = {"harness": "claude-code", "sessionKey": "out-1", "transcriptPath": str(elsewhere)}
+    assert client.post("/api/hooks/session-end", json=body).json()["transcriptSaved"] is False
 
 
 def test_a_rebound_host_name_is_not_trusted(client):

@@ -10,7 +10,8 @@ from urllib.parse import quote
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
-from signet_pipeline.models import MAX_CONTENT_CHARS, MAX_TRANSCRIPT_CHARS, TYPE_PATTERN, Structured
+from signet_pipeline.limits import ContentText, TranscriptText
+from signet_pipeline.models import TYPE_PATTERN, Structured
 from signet_pipeline.sessions.feedback_models import FeedbackRequest
 
 MAX_QUERY_CHARS = 10_000
@@ -51,8 +52,8 @@ class SearchArgs(_Args):
 
 
 class StoreArgs(_Args):
-    content: str = Field(..., min_length=1, max_length=MAX_CONTENT_CHARS,
-                         description="one self-contained statement, understandable without this conversation")
+    content: ContentText = Field(..., min_length=1,
+                                 description="one self-contained statement, understandable without this conversation")
     type: str | None = Field(None, pattern=TYPE_PATTERN,
                              description="fact, preference, decision, rule, lesson, ... (inferred when omitted)")
     importance: float | None = Field(None, ge=0, le=1, description="0-1 (default 0.5)")
@@ -64,8 +65,7 @@ class StoreArgs(_Args):
                                    description="when it originally happened, ISO 8601 (for imported memories)")
     source_id: str | None = _both("sourceId", "source_id", max_length=500,
                                   description="where it came from, e.g. the session key (transcript is kept under it)")
-    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS,
-                                   description="the conversation it came from, kept losslessly under source_id")
+    transcript: TranscriptText | None = Field(None, description="the conversation it came from, kept losslessly under source_id")
     structured: Structured | None = Field(None, description="knowledge you extracted yourself: entities (relations), "
                                                             "aspects with attributes (groupKey, claimKey), hints; "
                                                             "the memory then skips the pipeline's extraction")
@@ -84,7 +84,7 @@ class ListArgs(_Args):
 class ModifyArgs(_Args):
     id: str = MemoryId
     reason: str = Reason
-    content: str | None = Field(None, min_length=1, max_length=MAX_CONTENT_CHARS, description="new content")
+    content: ContentText | None = Field(None, min_length=1, description="new content")
     type: str | None = Field(None, pattern=TYPE_PATTERN, description="new type")
     importance: float | None = Field(None, ge=0, le=1, description="new importance, 0-1")
     tags: Tags | None = Field(None, description="new tags (replace the old ones; [] clears them)")

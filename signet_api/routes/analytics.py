@@ -8,6 +8,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
 from signet_pipeline import analytics
 from signet_pipeline.analytics import (
@@ -25,7 +26,7 @@ from signet_pipeline.sessions import continuity
 from signet_pipeline.sessions.continuity import ContinuityReport
 from signet_pipeline.timeutil import normalize_iso
 
-router = APIRouter(tags=["analytics"])
+router = APIRouter(tags=["analytics"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 
 

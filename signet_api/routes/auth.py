@@ -7,11 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import service
 from signet_pipeline.auth.tokens import Role, TokenScope, issue
 from signet_pipeline.service import MemoryService
 
-router = APIRouter(tags=["auth"])
+router = APIRouter(tags=["auth"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 
 

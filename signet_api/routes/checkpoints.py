@@ -7,11 +7,12 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
 
-router = APIRouter(tags=["hooks"])
+router = APIRouter(tags=["hooks"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 
 

@@ -7,6 +7,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, reading_agent, service
 from signet_pipeline.connectors import registry
 from signet_pipeline.connectors.models import ConnectorRequest
@@ -14,7 +15,7 @@ from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write.remember import Actor
 
-router = APIRouter(tags=["connectors"])
+router = APIRouter(tags=["connectors"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 ConnectorId = Annotated[str, Path(min_length=1, max_length=100)]
 

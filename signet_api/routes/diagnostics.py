@@ -6,13 +6,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import service
 from signet_pipeline.ops import diagnostics
 from signet_pipeline.ops import status as status_view
 from signet_pipeline.ops.diagnostics import DiagnosticsReport, DomainHealth
 from signet_pipeline.service import MemoryService
 
-router = APIRouter(tags=["diagnostics"])
+router = APIRouter(tags=["diagnostics"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 
 

@@ -7,13 +7,14 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write import documents
 from signet_pipeline.write.documents import DocumentRequest
 from signet_pipeline.write.remember import Actor
 
-router = APIRouter(tags=["documents"])
+router = APIRouter(tags=["documents"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 DocumentId = Annotated[str, Path(min_length=1, max_length=100)]
 Status = Literal["queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"]

@@ -13,12 +13,13 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, Field
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.memories import MemoryFilter
 
-router = APIRouter(tags=["embeddings"])
+router = APIRouter(tags=["embeddings"], route_class=AuthorizedRoute)
 MIN_PAGE, MAX_PAGE = 50, 5000
 Service = Annotated[MemoryService, Depends(service)]
 

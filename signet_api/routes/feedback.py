@@ -6,13 +6,14 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import agent_feedback
 from signet_pipeline.sessions.feedback_models import FeedbackRequest
 from signet_pipeline.write.remember import Actor
 
-router = APIRouter(tags=["memory"])
+router = APIRouter(tags=["memory"], route_class=AuthorizedRoute)
 
 
 @router.post("/api/memory/feedback", summary="Record positive / negative / correction feedback on a memory")

@@ -10,6 +10,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, recall_options, records, service
 from signet_pipeline.models import RecallResult, RememberResult
 from signet_pipeline.recall.search import recall
@@ -69,7 +70,7 @@ def install(app: FastAPI) -> None:
     app.include_router(router)
 
 
-router = APIRouter(tags=["hooks"], dependencies=[Depends(_no_hooks)])
+router = APIRouter(tags=["hooks"], route_class=AuthorizedRoute, dependencies=[Depends(_no_hooks)])
 Service = Annotated[MemoryService, Depends(service)]
 
 

@@ -6,12 +6,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
 from signet_pipeline.graph import knowledge
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write.remember import ensure_writable
 
-router = APIRouter(tags=["knowledge"])
+router = APIRouter(tags=["knowledge"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 EntityId = Annotated[str, Path(min_length=1, max_length=200)]
 AgentId = Annotated[str | None, Query(alias="agentId", min_length=1, max_length=200)]

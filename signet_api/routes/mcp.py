@@ -5,19 +5,17 @@ identity headers, so it is authorized exactly as the caller calling that route d
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
-
 import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from signet_api.auth import Auth
+from signet_api.auth import Auth, AuthorizedRoute
 from signet_api.mcp.client import CLIENT_HEADERS, rest_caller
 from signet_api.mcp.protocol import INVALID_REQUEST, PARSE_ERROR, SUPPORTED_VERSIONS, McpServer
+from signet_pipeline.auth import origins
 from signet_pipeline.errors import Forbidden, InvalidRequest, SignetError
 
-router = APIRouter(tags=["mcp"])
-MAX_BODY = 8 * 1024 * 1024
+router = APIRouter(tags=["mcp"], route_class=AuthorizedRoute)
 # Headers that decide who the caller is (auth.py, deps.py), passed on to each tool's REST call.
 FORWARDED = ("authorization", "host", "x-signet-agent-id", "x-signet-session-key", "x-signet-actor",
              "x-signet-actor-type", "x-signet-runtime-path", "x-request-id")
@@ -34,7 +32,7 @@ async def mcp_route(request: Request) -> Response:
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         # Also what keeps a web page's no-preflight cross-origin POST (text/plain) out in local mode.
         raise SignetError("POST /mcp takes application/json", code="unsupported_media_type", status=415)
-    raw = await _body(request)
+    raw = await request.body()  # bounded by limits.maxUploadBytes (signet_api/middleware.py)
     async with _in_process_client(request) as client:
         reply = await McpServer(rest_caller(client)).handle_bytes(raw)
     if reply is None:
@@ -50,22 +48,8 @@ def _check_origin(request: Request) -> None:
     if origin is None:
         return
     auth: Auth = request.app.state.auth
-    try:
-        host = urlsplit(origin).hostname or ""
-    except ValueError:
-        host = ""
-    if host.lower() not in auth.local_hosts:
+    if origins.origin_host(origin) not in auth.local_hosts:
         raise Forbidden(f"origin {origin!r} is not allowed (auth.allowedHosts)", code="origin_not_allowed")
-
-
-async def _body(request: Request) -> bytes:
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BODY:
-            raise SignetError(f"body over {MAX_BODY} bytes", code="payload_too_large", status=413)
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _in_process_client(request: Request) -> httpx.AsyncClient:

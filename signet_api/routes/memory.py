@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, recall_options, service
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.models import RecallRequest, RecallResult, RememberRequest, RememberResult
@@ -22,7 +23,7 @@ from signet_pipeline.write import codex_notes
 from signet_pipeline.write.codex_notes import CodexNoteRequest, CodexNoteResult
 from signet_pipeline.write.remember import Actor, remember
 
-router = APIRouter(tags=["memory"])
+router = APIRouter(tags=["memory"], route_class=AuthorizedRoute)
 MAX_OFFSET = 10_000_000
 MAX_HISTORY = 1000
 Service = Annotated[MemoryService, Depends(service)]

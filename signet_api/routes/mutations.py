@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Body, Depends, Path, Query, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.mutations import batch as batch_mutations
@@ -23,7 +24,7 @@ from signet_pipeline.mutations.models import (
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write.remember import Actor
 
-router = APIRouter(tags=["memory"])
+router = APIRouter(tags=["memory"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 Who = Annotated[Actor, Depends(actor)]
 MemoryId = Annotated[str, Path(min_length=1, max_length=100)]

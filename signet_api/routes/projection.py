@@ -9,12 +9,13 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request, Response
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
 from signet_pipeline.ops import projection_view
 from signet_pipeline.ops.projection_view import ProjectionCached, ProjectionComputing
 from signet_pipeline.service import MemoryService
 
-router = APIRouter(tags=["projection"])
+router = APIRouter(tags=["projection"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 
 

@@ -7,12 +7,13 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, service
 from signet_pipeline.service import MemoryService
 from signet_pipeline.stages import dedup, repair
 from signet_pipeline.write.remember import Actor
 
-router = APIRouter(tags=["repair"])
+router = APIRouter(tags=["repair"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 
 

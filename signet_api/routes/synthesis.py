@@ -8,6 +8,7 @@ from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.service import MemoryService
@@ -21,7 +22,7 @@ def _local(request: Request) -> None:
         raise Forbidden("MEMORY.md synthesis writes this machine's workspace: local callers only", code="local_only")
 
 
-router = APIRouter(tags=["hooks"], dependencies=[Depends(_local)])
+router = APIRouter(tags=["hooks"], route_class=AuthorizedRoute, dependencies=[Depends(_local)])
 
 
 @router.post("/api/hooks/synthesis", summary="The prompt and memories a harness writes MEMORY.md from")

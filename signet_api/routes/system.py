@@ -6,12 +6,13 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import service
 from signet_pipeline.ops import settings_view
 from signet_pipeline.ops import status as status_view
 from signet_pipeline.service import MemoryService
 
-router = APIRouter(tags=["system"])
+router = APIRouter(tags=["system"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 
 

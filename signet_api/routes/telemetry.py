@@ -13,13 +13,14 @@ from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import service
 from signet_pipeline.errors import NotFound
 from signet_pipeline.ops.diagnostics import memory_safety
 from signet_pipeline.service import MemoryService
 from signet_pipeline.telemetry import reports
 
-router = APIRouter(tags=["telemetry"])
+router = APIRouter(tags=["telemetry"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 Level = Literal["debug", "info", "warning", "warn", "error", "critical"]
 Stamp = Annotated[str | None, Query(max_length=40)]

@@ -8,13 +8,14 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.responses import Response
 
+from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.recall.timeline import timeline, timeline_export
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions.identity import identity
 
-router = APIRouter(tags=["timeline"])
+router = APIRouter(tags=["timeline"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 ItemId = Annotated[str, Path(min_length=1, max_length=200)]
 

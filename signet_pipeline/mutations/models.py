@@ -8,7 +8,8 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from signet_pipeline.models import MAX_CONTENT_CHARS, TYPE_PATTERN, _iso_or_none, _tags_value
+from signet_pipeline.limits import ContentText
+from signet_pipeline.models import TAGS, TYPE_PATTERN, _iso_or_none, _tags_value
 
 MAX_BATCH = 200  # patches per modify, memories per forget
 REASON = Field(..., min_length=1, max_length=1000, description="why (kept in history)")
@@ -23,9 +24,9 @@ class _Body(BaseModel):
 class MemoryPatch(_Body):
     """The fields a patch may change; at least one must be given. `tags: null` clears them."""
 
-    content: str | None = Field(None, min_length=1, max_length=MAX_CONTENT_CHARS)
+    content: ContentText | None = Field(None, min_length=1)
     type: str | None = Field(None, pattern=TYPE_PATTERN)
-    tags: list[str] | None = None
+    tags: list[str] | None = TAGS
     importance: float | None = Field(None, ge=0.0, le=1.0)
     pinned: bool | None = None
     if_version: int | None = IF_VERSION
@@ -87,7 +88,7 @@ class ForgetRequest(_Body):
     ids: list[str] | None = Field(None, max_length=MAX_BATCH)
     query: str | None = Field(None, min_length=1, max_length=2000)
     type: str | None = Field(None, pattern=TYPE_PATTERN)
-    tags: list[str] | None = None
+    tags: list[str] | None = TAGS
     who: str | None = Field(None, max_length=200)
     source_type: str | None = Field(None, max_length=100, validation_alias=AliasChoices("source_type", "sourceType"))
     since: str | None = None

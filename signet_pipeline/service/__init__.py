@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 from threadpoolctl import threadpool_limits
 
+from signet_pipeline import limits
 from signet_pipeline.config import Settings
 from signet_pipeline.providers.embeddings import EmbeddingProvider, load_embedder
 from signet_pipeline.service.access import AccessTracker
@@ -38,6 +39,7 @@ class MemoryService:
     def __init__(self, settings: Settings, *, embedder: EmbeddingProvider | None = None, process: str = "service"):
         self.settings = settings
         self.started_at = time.time()
+        limits.apply(settings.limits)  # the request models of this process validate against them
         self.db = Database(settings.db_path)
         migrate(self.db)
         if settings.agents.roster:

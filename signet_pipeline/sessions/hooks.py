@@ -10,15 +10,20 @@ them (sessions/aspect_feedback.py runs at session end).
 
 from __future__ import annotations
 
+import logging
 import re
 from pathlib import Path
 from typing import Any
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
-from signet_pipeline.errors import InvalidRequest
+from signet_pipeline import limits
+from signet_pipeline.config import Settings
+from signet_pipeline.errors import FileRefused, InvalidRequest
 from signet_pipeline.graph.traversal import traverse
-from signet_pipeline.models import MAX_PROJECT_CHARS, MAX_TRANSCRIPT_CHARS, RecallRequest, Visibility
+from signet_pipeline.limits import TranscriptText
+from signet_pipeline.models import MAX_PROJECT_CHARS, RecallRequest, Visibility
+from signet_pipeline.providers.local_files import LocalFiles
 from signet_pipeline.recall.search import RecallOptions, recall
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
@@ -34,6 +39,7 @@ from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import ensure_writable
 
 PINNED_MAX = 20
+log = logging.getLogger("signet.hooks")
 TRANSCRIPT_SUFFIXES = frozenset({".jsonl", ".json", ".md", ".txt", ".log"})
 HEADER = "[signet memory]"
 RECENT_CONTEXT_CHARS = 1000
@@ -80,7 +86,7 @@ class SessionEndRequest(_HookRequest):
     reason: str | None = Field(None, max_length=500)
     cwd: str | None = None
     transcript_path: str | None = _alias("transcriptPath", "transcript_path")
-    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS)
+    transcript: TranscriptText | None = None
 
     @property
     def key(self) -> str | None:
@@ -195,23 +201,26 @@ def session_start(svc: MemoryService, req: SessionStartRequest, *, record: bool 
                               memories=injected)
 
 
-def read_transcript(req: SessionEndRequest, *, read_files: bool) -> str | None:
-    """The transcript sent inline, else the file at transcriptPath — read only for a trusted local
-    caller (a remote one could name any file on this machine) and only up to MAX_TRANSCRIPT_CHARS."""
+def read_transcript(req: SessionEndRequest, settings: Settings, *, read_files: bool) -> str | None:
+    """The transcript sent inline, else the file at transcriptPath: read only for a trusted local
+    caller (a remote one could name any file on this machine), only under hooks.transcriptRoots,
+    with a transcript's suffix, through the connectors' safe reader (a regular file, no link
+    followed) and up to limits.maxTranscriptChars bytes. A refused path keeps no transcript."""
     if req.transcript and req.transcript.strip():
         return req.transcript
     if not req.transcript_path or not read_files:
         return None
     path = Path(req.transcript_path).expanduser()
+    files = LocalFiles.of(settings.hooks.transcript_roots, never=(settings.workspace, settings.auth_secret_path),
+                          setting="hooks.transcriptRoots")
     try:
-        # A transcript file, not whatever a caller names: no links, no system trees, a transcript suffix.
-        if path.is_symlink() or path.suffix.lower() not in TRANSCRIPT_SUFFIXES or not path.is_file():
-            return None
-        if path.resolve().parts[1:2] in (("proc",), ("sys",), ("dev",)) or path.stat().st_size > MAX_TRANSCRIPT_CHARS:
-            return None
-        return path.read_text(encoding="utf-8", errors="replace") or None
-    except OSError:
+        if path.suffix.lower() not in TRANSCRIPT_SUFFIXES:
+            raise FileRefused(f"not a transcript ({', '.join(sorted(TRANSCRIPT_SUFFIXES))})", code="path_not_allowed")
+        data = files.read(path, max_bytes=limits.active().max_transcript_chars, limit_name="limits.maxTranscriptChars")
+    except (FileRefused, OSError) as exc:
+        log.warning("session-end: transcriptPath %s not read: %s", path, exc)
         return None
+    return data.decode("utf-8", errors="replace") or None
 
 
 def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool = False) -> SessionEndResult:
@@ -225,7 +234,7 @@ def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool 
     key = req.key
     if not key:
         return SessionEndResult(memoriesSaved=0)
-    transcript = read_transcript(req, read_files=read_files)  # before the write transaction
+    transcript = read_transcript(req, svc.settings, read_files=read_files)  # before the write transaction
     now = now_iso()
     feedback, job_id = None, None
     pipeline = svc.settings.pipeline

@@ -10,7 +10,6 @@ from urllib.parse import urlparse
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from signet_pipeline.errors import Forbidden, NotFound
-from signet_pipeline.models import MAX_CONTENT_CHARS
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import documents as doc_store
 from signet_pipeline.store import history as history_store
@@ -20,7 +19,7 @@ from signet_pipeline.store.queue import DOCUMENT_INGEST
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import AUTONOMOUS, Actor, ensure_writable
 
-MAX_DOCUMENT_CHARS = 20 * MAX_CONTENT_CHARS  # text given inline (a URL's content is capped in bytes instead)
+MAX_DOCUMENT_CHARS = 2_000_000  # text given inline (a URL's content is capped in bytes instead)
 
 
 class DocumentRequest(BaseModel):
