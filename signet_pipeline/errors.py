@@ -34,6 +34,14 @@ class NotFound(SignetError):
     status = 404
 
 
+class QueryTimeout(SignetError):
+    """A read ran past limits.query_time_ms and was interrupted. 408, not 503: the service is
+    fine, this request cost too much, and the same query retried would cost as much again."""
+
+    code = "query_timeout"
+    status = 408
+
+
 class MutationsFrozen(SignetError):
     code = "mutations_frozen"
     status = 503

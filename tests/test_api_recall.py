@@ -129,9 +129,9 @@ def test_legacy_keyword_search(client, seeded):
     out = client.get("/memory/search", params={"q": "garage"}).json()
     assert [r["id"] for r in out["results"]] == [seeded[CORPUS[0]]]
     assert out["results"][0]["score"] == 1.0
-    # raw FTS5 syntax works for power users...
+    # words are OR-ed (FTS5 operators are plain words: `OR` is a stop word here)...
     assert len(client.get("/memory/search", params={"q": "garage OR cabin"}).json()["results"]) == 2
-    # ...and broken syntax falls back to plain words instead of failing
+    # ...and broken syntax is plain words too, never an error
     broken = client.get("/memory/search", params={"q": 'garage AND ("'})
     assert broken.status_code == 200 and [r["id"] for r in broken.json()["results"]] == [seeded[CORPUS[0]]]
     listing = client.get("/memory/search").json()["results"]

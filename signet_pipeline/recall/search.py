@@ -43,6 +43,7 @@ from signet_pipeline.recall import context, temporal
 from signet_pipeline.recall.answers import NO_HITS, Stopwatch, aggregate_unavailable, timeline, to_hit
 from signet_pipeline.recall.dampening import Candidate, dampen
 from signet_pipeline.recall.hubness import dampen_hubs
+from signet_pipeline.recall.keywords import fts_deadline, keyword_query
 from signet_pipeline.recall.rerank import rerank
 from signet_pipeline.recall.session_context import Ledger, transcripts_for
 from signet_pipeline.service import MemoryService
@@ -51,7 +52,7 @@ from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
-from signet_pipeline.text.fts_query import QueryTerms, match_for, query_tokens, within_budget
+from signet_pipeline.text.fts_query import QueryTerms
 from signet_pipeline.timeutil import now_iso
 
 log = logging.getLogger("signet.recall")
@@ -279,20 +280,16 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     terms: QueryTerms | None = None
     keyword_ids: list[str] = []
     hint_ids: list[str] = []  # memories whose prospective hints match the query words
-    tokens = query_tokens(req.keyword_query or req.query)
-    if tokens:
-        stems = mem_store.stem_words(conn, tokens)
-        rows_now = mem_store.indexed_rows(conn)
-        counts = svc.doc_freqs.counts(conn, set(stems.values()), rows_now)
-        terms = QueryTerms.build(tokens, stems, counts, rows_now)
-        budget = cfg.fts_postings_budget if options.postings_budget is None else options.postings_budget
-        fts_words = within_budget(tokens, terms.doc_freq_by_word(counts), budget)
-        match = match_for(fts_words)
-        # Half a pool of hint candidates: as good as a full one on the LoCoMo-format eval (a fifth
-        # lost R@10). On this thread: a worker thread beside the content FTS measured no faster.
-        keyword_ids = [mid for mid, _ in mem_store.fts_search(conn, match, flt, pool)]
-        if svc.settings.pipeline.hints.enabled:
-            hint_ids = [mid for mid, _ in hints_store.search(conn, match, flt, max(1, pool // 2))]
+    with fts_deadline(svc, conn):
+        keywords = keyword_query(svc, conn, req.keyword_query or req.query, options.postings_budget)
+        if keywords is not None:
+            terms = keywords.terms
+            # Half a pool of hint candidates: as good as a full one on the LoCoMo-format eval (a fifth
+            # lost R@10). On this thread: a worker thread beside the content FTS measured no faster.
+            keyword_ids = [mid for mid, _ in mem_store.fts_search(conn, keywords.match, flt, pool)]
+            if svc.settings.pipeline.hints.enabled:
+                hint_ids = [mid for mid, _ in hints_store.search(conn, keywords.match, flt, max(1, pool // 2))]
+    tokens = terms.words if terms is not None else []
     watch.lap("memory_fts")
 
     pipeline = svc.settings.pipeline

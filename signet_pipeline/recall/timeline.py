@@ -1,5 +1,7 @@
 """Timelines (more-endpoints "Timeline and identity"): the events that touched one memory or one
-entity, oldest first, and the same as a document to download."""
+entity, oldest first, and the same as a document to download. A caller sees what it may read: a
+memory's timeline as its history (GET /api/memory/{id}/history, deleted memories included), an
+entity's with only the events of memories it may read."""
 
 from __future__ import annotations
 
@@ -9,7 +11,6 @@ from typing import Any
 from signet_pipeline.errors import NotFound
 from signet_pipeline.recall.reads import visible
 from signet_pipeline.service import MemoryService
-from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import memories as mem_store
@@ -27,11 +28,13 @@ def timeline(svc: MemoryService, item_id: str, *, agent_id: str, limit: int = MA
                 raise NotFound(f"nothing with id {item_id}")
             kind, found = "memory", history_store.memory_timeline(conn, item_id, limit)
         else:
+            # Another agent's entity only through a memory the caller may read: its name alone can
+            # come from private memories.
             entity = graph_store.entity_row(conn, item_id)
-            if entity is None or not agents_store.can_read(conn, agent_id=agent_id, owner=entity["agent_id"],
-                                                           visibility="global"):
+            if entity is None or (entity["agent_id"] != agent_id
+                                  and not history_store.mentioned_in_readable(conn, item_id, agent_id)):
                 raise NotFound(f"nothing with id {item_id}")
-            kind, found = "entity", graph_store.entity_timeline(conn, item_id, limit)
+            kind, found = "entity", history_store.entity_timeline(conn, item_id, agent_id, limit)
     events = [{k: v for k, v in r.items() if v is not None and k != "seq"} for r in found]
     return {"id": item_id, "kind": kind, "events": events, "count": len(events)}
 

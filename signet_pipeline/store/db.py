@@ -22,7 +22,7 @@ from typing import Any
 import apsw
 import sqlite_vec
 
-from signet_pipeline.errors import StoreError
+from signet_pipeline.errors import QueryTimeout, StoreError
 
 Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any]
@@ -31,6 +31,8 @@ Params = Sequence[Any] | dict[str, Any]
 Commit = Callable[[apsw.Connection, Any], None]
 
 BUSY_TIMEOUT_MS = 30_000
+PROGRESS_STEPS = 20_000  # VM instructions between deadline checks: ~0.1-1 ms apart, a negligible cost
+_clock = time.monotonic  # looked up at each check, so a test can make time pass
 log = logging.getLogger("signet.store")
 
 
@@ -84,6 +86,25 @@ def scalar(conn: apsw.Connection, sql: str, params: Params = ()) -> Any:
     for r in conn.execute(sql, params):
         return r[0]
     return None
+
+
+@contextmanager
+def deadline(conn: apsw.Connection, seconds: float) -> Iterator[None]:
+    """Statements on `conn` inside the block are interrupted once `seconds` have passed since it
+    began (QueryTimeout). SQLite's progress handler makes the check between VM instructions, so a
+    sort or an aggregate over a big scan is stopped too, not only a statement that yields rows.
+    Blocks nest (each is its own handler: the earliest deadline wins). Open it inside a read
+    transaction, not around one, so the transaction's COMMIT never meets a spent deadline."""
+    end = _clock() + seconds
+    key = object()
+    conn.set_progress_handler(lambda: _clock() > end, PROGRESS_STEPS, id=key)
+    try:
+        yield
+    except apsw.InterruptError as exc:
+        raise QueryTimeout(f"the query ran past its {seconds:g} s time limit and was stopped",
+                           details={"limitMs": round(seconds * 1000)}) from exc
+    finally:
+        conn.set_progress_handler(None, id=key)
 
 
 class Database:

@@ -382,27 +382,3 @@ def decay_stale_aspects(conn: apsw.Connection, agent_id: str, *, stale_before: s
         "UPDATE entity_aspects SET weight = MAX(?, weight - ?) WHERE weight > ? AND updated_at < ? "
         "AND entity_id IN (SELECT id FROM entities WHERE agent_id = ?) RETURNING 1",
         (floor, rate, floor, stale_before, agent_id))))
-
-
-
-def entity_timeline(conn: apsw.Connection, entity_id: str, limit: int) -> list[Row]:
-    """What touched an entity, oldest first: created, each memory mentioning it, attributes added
-    and superseded or deleted, relations formed, pinned."""
-    return rows(conn, """
-        SELECT created_at AS at, 'entity.created' AS type, NULL AS actor, name AS detail, NULL AS ref, 0 AS seq
-          FROM entities WHERE id = :id
-        UNION ALL
-        SELECT created_at, 'mention', NULL, mention_text, memory_id, 1 FROM memory_entity_mentions
-          WHERE entity_id = :id
-        UNION ALL
-        SELECT created_at, 'attribute.added', NULL, kind, memory_id, 2 FROM entity_attributes WHERE entity_id = :id
-        UNION ALL
-        SELECT updated_at, 'attribute.' || status, NULL, superseded_by, memory_id, 4 FROM entity_attributes
-          WHERE entity_id = :id AND status <> 'active'
-        UNION ALL
-        SELECT created_at, 'relation', NULL, relation_type, CASE WHEN source_entity_id = :id THEN target_entity_id
-               ELSE source_entity_id END, 3 FROM relations WHERE source_entity_id = :id OR target_entity_id = :id
-        UNION ALL
-        SELECT pinned_at, 'entity.pinned', NULL, NULL, NULL, 5 FROM entities WHERE id = :id AND pinned = 1
-          AND pinned_at IS NOT NULL
-        ORDER BY at, seq LIMIT :limit""", {"id": entity_id, "limit": limit})

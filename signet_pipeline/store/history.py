@@ -1,4 +1,5 @@
-"""SQL for memory_history: the immutable audit trail of every mutation and proposal."""
+"""SQL for memory_history (the immutable audit trail of every mutation and proposal) and the
+timelines of a memory or an entity built on it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 
 import apsw
 
+from signet_pipeline.store.agents import READ_POLICY_SQL
 from signet_pipeline.store.db import Row, rows, scalar
 
 
@@ -58,3 +60,40 @@ def memory_timeline(conn: apsw.Connection, memory_id: str, limit: int) -> list[R
         SELECT updated_at, 'attribute.' || status, NULL, superseded_by, id, 4 FROM entity_attributes
           WHERE memory_id = :id AND status <> 'active'
         ORDER BY at, seq LIMIT :limit""", {"id": memory_id, "limit": limit})
+
+
+def _readable(memory_id_column: str) -> str:
+    """Whether :agent_id may read that memory by id (store/agents.py policy). A deleted memory stays
+    readable by id and in its history to the same readers (recall/reads.py), so its events do too."""
+    return f"EXISTS (SELECT 1 FROM memories m WHERE m.id = {memory_id_column} AND {READ_POLICY_SQL})"
+
+
+def mentioned_in_readable(conn: apsw.Connection, entity_id: str, agent_id: str) -> bool:
+    return scalar(conn, f"SELECT 1 FROM memory_entity_mentions x WHERE x.entity_id = :id AND {_readable('x.memory_id')} "
+                        "LIMIT 1", {"id": entity_id, "agent_id": agent_id}) is not None
+
+
+def entity_timeline(conn: apsw.Connection, entity_id: str, agent_id: str, limit: int) -> list[Row]:
+    """What touched an entity, oldest first: created, each memory mentioning it, attributes added
+    and superseded or deleted, relations formed, pinned. Events that come from a memory (mentions,
+    attributes, relations asserted by it) only when agent_id may read one such memory."""
+    return rows(conn, f"""
+        SELECT created_at AS at, 'entity.created' AS type, NULL AS actor, name AS detail, NULL AS ref, 0 AS seq
+          FROM entities WHERE id = :id
+        UNION ALL
+        SELECT created_at, 'mention', NULL, mention_text, memory_id, 1 FROM memory_entity_mentions x
+          WHERE entity_id = :id AND {_readable('x.memory_id')}
+        UNION ALL
+        SELECT created_at, 'attribute.added', NULL, kind, memory_id, 2 FROM entity_attributes x
+          WHERE entity_id = :id AND (memory_id IS NULL OR {_readable('x.memory_id')})
+        UNION ALL
+        SELECT updated_at, 'attribute.' || status, NULL, superseded_by, memory_id, 4 FROM entity_attributes x
+          WHERE entity_id = :id AND status <> 'active' AND (memory_id IS NULL OR {_readable('x.memory_id')})
+        UNION ALL
+        SELECT created_at, 'relation', NULL, relation_type, CASE WHEN source_entity_id = :id THEN target_entity_id
+               ELSE source_entity_id END, 3 FROM relations r WHERE (source_entity_id = :id OR target_entity_id = :id)
+           AND EXISTS (SELECT 1 FROM relation_mentions x WHERE x.relation_id = r.id AND {_readable('x.memory_id')})
+        UNION ALL
+        SELECT pinned_at, 'entity.pinned', NULL, NULL, NULL, 5 FROM entities WHERE id = :id AND pinned = 1
+          AND pinned_at IS NOT NULL
+        ORDER BY at, seq LIMIT :limit""", {"id": entity_id, "agent_id": agent_id, "limit": limit})

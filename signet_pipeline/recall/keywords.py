@@ -1,0 +1,47 @@
+"""The one way from user text to the MATCH expression of a full-text search, with its cost bounded.
+
+Recall (and with it every search endpoint, hook and forget-by-query preview) and the legacy keyword
+search all go through `keyword_query` and run their FTS statements under `fts_deadline`:
+- the words are deduplicated and at most fts_query.MAX_TOKENS, quoted and OR-ed (no FTS5
+  syntax from the caller: `fox fox ...` 2,500 times is one term, not a 2,500-way AND);
+- above search.fts_postings_budget the most frequent words are left out (fts_query.within_budget);
+- the statements stop at limits.query_time_ms (QueryTimeout, 408).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import apsw
+
+from signet_pipeline.service import MemoryService
+from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.db import deadline
+from signet_pipeline.text.fts_query import QueryTerms, match_for, query_tokens, within_budget
+
+
+@dataclass(frozen=True)
+class KeywordQuery:
+    terms: QueryTerms  # every content word, for coverage scoring
+    match: str  # what FTS5 ranks: the words within the postings budget
+
+
+def keyword_query(svc: MemoryService, conn: apsw.Connection, text: str,
+                  budget: int | None = None) -> KeywordQuery | None:
+    """None when the text holds no searchable word. `budget`: search.fts_postings_budget unless given."""
+    tokens = query_tokens(text)
+    if not tokens:
+        return None
+    stems = mem_store.stem_words(conn, tokens)
+    rows_now = mem_store.indexed_rows(conn)
+    counts = svc.doc_freqs.counts(conn, set(stems.values()), rows_now)
+    terms = QueryTerms.build(tokens, stems, counts, rows_now)
+    budget = svc.settings.search.fts_postings_budget if budget is None else budget
+    match = match_for(within_budget(tokens, terms.doc_freq_by_word(counts), budget))
+    assert match is not None  # within_budget keeps at least one word
+    return KeywordQuery(terms, match)
+
+
+def fts_deadline(svc: MemoryService, conn: apsw.Connection):
+    """limits.query_time_ms for the full-text statements run on `conn` inside the block."""
+    return deadline(conn, svc.settings.limits.query_time_ms / 1000)
