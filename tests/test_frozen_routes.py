@@ -29,8 +29,8 @@ RECORDS = "records"  # a read that records (session rows, access counts) when no
 EXEMPT = {
     ("POST", "/api/connectors"): "connector configuration, not memory data (its syncs and cascade deletes refuse)",
     ("DELETE", "/api/connectors/{connector_id}"): "connector configuration (with cascade=true it refuses)",
-    ("POST", "/api/repair/{action}"): "operator maintenance behind its own brake, autonomous.frozen "
-                                      "(deduplicate also honours mutationsFrozen)",
+    ("POST", "/api/repair/{action}"): "queue and index upkeep; its actions that change memories (retention-sweep, "
+                                      "clean-orphans, deduplicate) refuse while frozen (test below)",
     ("GET", "/api/logs/stream"): "an endless event stream over the log table: a read",
 }
 HARNESS = {"harness": "test-harness"}

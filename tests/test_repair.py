@@ -3,6 +3,7 @@ hourly budget) with its audit trail."""
 
 import json
 
+import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
@@ -176,15 +177,17 @@ def test_deduplicate_keeps_the_best_tombstones_the_rest_and_moves_links(client, 
     assert client.post("/api/repair/deduplicate").json()["result"]["groupsMerged"] == 0
 
 
-def test_deduplicate_refuses_while_mutations_are_frozen(svc, make_service):
+@pytest.mark.parametrize("action", ["deduplicate", "retention-sweep", "clean-orphans"])
+def test_actions_that_change_memories_refuse_while_mutations_are_frozen(svc, make_service, action):
     with TestClient(create_app(service=svc)) as client:
         remember(client, "Use tabs, not spaces.")
         remember(client, "use tabs not spaces")
     frozen = make_service(memory={"pipelineV2": {"mutationsFrozen": True}})
     with TestClient(create_app(service=frozen)) as client:
-        response = client.post("/api/repair/deduplicate")
+        response = client.post(f"/api/repair/{action}")
         assert response.status_code == 503 and response.json()["error"]["code"] == "mutations_frozen"
-        assert client.get("/api/repair").json()["runs"][0]["outcome"] == "failed"
+        assert client.get("/api/repair").json()["runs"][0]["outcome"] == "denied"
+        assert client.post("/api/repair/requeue-dead").status_code == 200  # queue upkeep goes on
     assert svc.db.reader().execute("SELECT count(*) FROM memories WHERE is_deleted = 0").fetchall() == [(2,)]
 
 

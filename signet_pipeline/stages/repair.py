@@ -1,6 +1,8 @@
 """Repair actions behind a policy gate (spec "Diagnostics and Repair").
 
-The gate, in order: `autonomous.frozen` stops everything (503); agent-role callers need
+The gate, in order: `autonomous.frozen` stops everything (503); `mutationsFrozen` stops the
+actions that change memories or the graph (retention-sweep, clean-orphans, deduplicate: 503
+mutations_frozen), not the queue and index upkeep; agent-role callers need
 `autonomous.enabled` (operators and the daemon do not); then a per-action cooldown and hourly
 budget (429 with the seconds to wait). Every request lands in repair_runs (executed or denied);
 an executed one also writes an audit row in memory_history with memory_id `system`.
@@ -92,6 +94,7 @@ def deduplicate(svc: MemoryService, options: dict[str, Any], actor: Actor) -> di
 class RepairAction:
     run: Callable[[MemoryService, dict[str, Any], Actor], dict[str, Any]]
     limits: Callable[[Settings], tuple[int, int]]  # (cooldown ms, hourly budget)
+    changes_memories: bool = False  # purges, merges or unlinks memories: refused while mutations are frozen
 
 
 def _requeue_limits(s: Settings) -> tuple[int, int]:
@@ -114,10 +117,10 @@ ACTIONS: dict[str, RepairAction] = {
     "requeue-dead": RepairAction(requeue_dead, _requeue_limits),
     "release-leases": RepairAction(release_leases, _requeue_limits),
     "check-fts": RepairAction(check_fts, _default_limits),
-    "retention-sweep": RepairAction(retention_sweep, _default_limits),
+    "retention-sweep": RepairAction(retention_sweep, _default_limits, changes_memories=True),
     "re-embed": RepairAction(reembed, _reembed_limits),
-    "clean-orphans": RepairAction(clean_orphans, _default_limits),
-    "deduplicate": RepairAction(deduplicate, _dedup_limits),
+    "clean-orphans": RepairAction(clean_orphans, _default_limits, changes_memories=True),
+    "deduplicate": RepairAction(deduplicate, _dedup_limits, changes_memories=True),
 }
 
 
@@ -125,6 +128,9 @@ def gate(conn: apsw.Connection, settings: Settings, name: str, actor: Actor, at:
     """Why the action may not run now, or None."""
     if settings.autonomous.frozen:
         return RepairDenied("repairs are frozen (autonomous.frozen)", code="repair_frozen", status=503)
+    if ACTIONS[name].changes_memories and settings.pipeline.mutations_frozen:
+        return RepairDenied(f"{name} changes memories, and mutations are frozen (memory.pipelineV2.mutationsFrozen)",
+                            code="mutations_frozen", status=503)
     if actor.type == "agent" and not settings.autonomous.enabled:
         return RepairDenied("agents may not run repairs while autonomous.enabled is false", code="repair_forbidden",
                             status=403)
