@@ -78,6 +78,16 @@ def team(make_service, workspace):
         yield client, token
 
 
+def test_an_anonymous_caller_learns_the_service_is_up_not_where_it_keeps_its_files(team):
+    client, token = team
+    for path in ("/health", "/api/status"):
+        anonymous = client.get(path).json()
+        assert anonymous["status" if path == "/health" else "version"]
+        assert anonymous["pid"] is None and anonymous["agentsDir"] is None and anonymous.get("memoryDb") is None
+        known = client.get(path, headers=token("readonly")).json()
+        assert known["pid"] > 0 and known["agentsDir"]
+
+
 def test_team_mode_needs_a_token_except_on_open_routes(team):
     client, token = team
     assert client.get("/health").status_code == 200

@@ -100,3 +100,20 @@ def test_session_start_brings_back_where_the_last_session_left_off(client):
                                                                        "project": "p" * 600})
     assert long_project.status_code == 400 and long_project.json()["code"] == "invalid_request"
     assert client.post("/api/memory/recall", json={"query": "zebra"}).json()["message"] == "No matching memories found."
+
+
+def test_the_context_hooks_answer_without_recall_when_its_search_times_out(client, monkeypatch):
+    from signet_pipeline.errors import QueryTimeout
+    from signet_pipeline.sessions import hooks
+
+    remember(client, "critical: [ops]: deploys freeze on Fridays", pinned=True)
+
+    def too_slow(*_args, **_kwargs):
+        raise QueryTimeout("the query ran past its 5 s time limit and was stopped")
+
+    monkeypatch.setattr(hooks, "recall", too_slow)
+    start = client.post("/api/hooks/session-start", json={"harness": "claude-code", "project": "deploys freeze"})
+    assert start.status_code == 200 and "deploys freeze on Fridays" in start.json()["inject"]  # the pinned part
+    prompt = client.post("/api/hooks/user-prompt-submit",
+                         json={"harness": "claude-code", "userMessage": "when do deploys freeze this week?"})
+    assert prompt.status_code == 200 and prompt.json()["inject"] == ""

@@ -16,14 +16,21 @@ router = APIRouter(tags=["system"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 
 
-@router.get("/health", summary="Liveness (never needs auth)")
+def _disclose(request: Request) -> bool:
+    """pid and paths for a trusted caller or one with a valid token, not for anyone who asks."""
+    identity = request.state.identity
+    return identity.trusted or identity.authenticated
+
+
+@router.get("/health", summary="Liveness (never needs auth; pid and paths only for a known caller)")
 def health_route(request: Request, svc: Service) -> dict[str, Any]:
-    return status_view.health(svc, shutting_down=getattr(request.app.state, "shutting_down", False))
+    return status_view.health(svc, shutting_down=getattr(request.app.state, "shutting_down", False),
+                              disclose=_disclose(request))
 
 
-@router.get("/api/status", summary="Full service status")
-def status_route(svc: Service) -> dict[str, Any]:
-    return status_view.status(svc)
+@router.get("/api/status", summary="Full service status (pid and paths only for a known caller)")
+def status_route(request: Request, svc: Service) -> dict[str, Any]:
+    return status_view.status(svc, disclose=_disclose(request))
 
 
 @router.get("/api/embeddings/status", summary="Embedding provider availability (cached 30 s)")

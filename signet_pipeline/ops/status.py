@@ -32,7 +32,13 @@ def _extraction(svc: MemoryService) -> dict[str, Any]:
     }
 
 
-def health(svc: MemoryService, *, shutting_down: bool = False) -> dict[str, Any]:
+def _private(value: Any, disclose: bool) -> Any:
+    """Process ids and file paths only for callers who proved who they are (or are trusted): an
+    anonymous caller of a team server learns that it is up, not where it keeps its files."""
+    return value if disclose else None
+
+
+def health(svc: MemoryService, *, shutting_down: bool = False, disclose: bool = True) -> dict[str, Any]:
     db_ok = svc.db.ping()
     ext = _extraction(svc) if db_ok else {"pending": 0, "leased": 0, "stalled": False}
     drain = pipeline_health.state(svc.db) if db_ok else None
@@ -40,10 +46,10 @@ def health(svc: MemoryService, *, shutting_down: bool = False) -> dict[str, Any]
     return {
         "status": "shutting_down" if shutting_down else "healthy",
         "uptime": round(time.time() - svc.started_at, 3),
-        "pid": os.getpid(),
+        "pid": _private(os.getpid(), disclose),
         "version": __version__,
         "port": svc.settings.server.port,
-        "agentsDir": str(svc.settings.workspace),
+        "agentsDir": _private(str(svc.settings.workspace), disclose),
         "db": db_ok,
         "shuttingDown": shutting_down,
         "pipeline": {
@@ -74,21 +80,21 @@ def embedding_status(svc: MemoryService) -> dict[str, Any]:
     return out
 
 
-def status(svc: MemoryService) -> dict[str, Any]:
+def status(svc: MemoryService, *, disclose: bool = True) -> dict[str, Any]:
     cfg = svc.settings
     pipe = cfg.pipeline
     ext = _extraction(svc)
     emb = svc.embedder.status()
     conn = svc.db.reader()
     return {
-        "pid": os.getpid(),
+        "pid": _private(os.getpid(), disclose),
         "uptime": round(time.time() - svc.started_at, 3),
         "version": __version__,
         "host": cfg.server.host,
         "bindHost": cfg.server.host,
         "networkMode": "local" if cfg.server.host in ("127.0.0.1", "localhost", "::1") else "network",
-        "agentsDir": str(cfg.workspace),
-        "memoryDb": str(cfg.db_path),
+        "agentsDir": _private(str(cfg.workspace), disclose),
+        "memoryDb": _private(str(cfg.db_path), disclose),
         "pipelineV2": {
             "enabled": pipe.enabled, "shadowMode": pipe.shadow_mode, "mutationsFrozen": pipe.mutations_frozen,
             "allowUpdateDelete": pipe.allow_update_delete, "graphEnabled": pipe.graph_on,

@@ -19,10 +19,10 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from signet_pipeline import limits
 from signet_pipeline.config import Settings
-from signet_pipeline.errors import FileRefused, InvalidRequest
+from signet_pipeline.errors import FileRefused, InvalidRequest, QueryTimeout
 from signet_pipeline.graph.traversal import traverse
 from signet_pipeline.limits import TranscriptText
-from signet_pipeline.models import MAX_PROJECT_CHARS, RecallRequest, Visibility
+from signet_pipeline.models import MAX_PROJECT_CHARS, RecallHit, RecallRequest, Visibility
 from signet_pipeline.providers.local_files import LocalFiles
 from signet_pipeline.recall.search import RecallOptions, recall
 from signet_pipeline.service import MemoryService
@@ -138,11 +138,21 @@ def _candidates(svc: MemoryService, req: SessionStartRequest, query: str, record
         rows = sorted(mem_store.fetch_many(conn, sorted(visible)).values(), key=lambda r: -r["importance"])
         picked += [InjectedMemory(id=r["id"], content=r["content"], source="constraint") for r in rows]
     if query:
-        found = recall(svc, RecallRequest(query=query, limit=svc.settings.hooks.session_start_limit,
-                                          agent_id=req.agent_id), RecallOptions(track_access=record))
-        picked += [InjectedMemory(id=hit.id, content=hit.content, source="recall") for hit in found.results]
+        found = context_recall(svc, RecallRequest(query=query, limit=svc.settings.hooks.session_start_limit,
+                                                  agent_id=req.agent_id), RecallOptions(track_access=record))
+        picked += [InjectedMemory(id=hit.id, content=hit.content, source="recall") for hit in found]
     seen: set[str] = set()
     return [m for m in picked if not (m.id in seen or seen.add(m.id))]
+
+
+def context_recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> list[RecallHit]:
+    """What recall finds for a hook's context, or nothing when the search ran past its time limit:
+    a harness is better served by a smaller injection now than by an error in its session."""
+    try:
+        return recall(svc, req, options).results
+    except QueryTimeout as exc:
+        log.warning("%s: context recall skipped: %s", req.session_key or "hook", exc.message)
+        return []
 
 
 def compose(candidates: list[InjectedMemory], budget: int) -> tuple[str, list[InjectedMemory]]:

@@ -9,11 +9,11 @@ from pydantic import AliasChoices, BaseModel, Field
 
 from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.models import MAX_PROJECT_CHARS, RecallRequest, RememberRequest
-from signet_pipeline.recall.search import RecallOptions, recall
+from signet_pipeline.recall.search import RecallOptions
 from signet_pipeline.recall.session_context import Ledger, start_new_epoch
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
-from signet_pipeline.sessions.hooks import SUMMARY_TYPE, InjectedMemory, _alias, _HookRequest, compose
+from signet_pipeline.sessions.hooks import SUMMARY_TYPE, InjectedMemory, _alias, _HookRequest, compose, context_recall
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import Actor, remember
@@ -91,10 +91,10 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest, *,
     if len(prompt.split()) < MIN_PROMPT_WORDS:
         return PromptSubmitResult(inject="", memories=[])
     # With the session key, recall leaves out what the session was given already (its ledger).
-    found = recall(svc, RecallRequest(query=prompt[:10_000], limit=hooks.prompt_limit, agent_id=req.agent_id,
-                                      min_score=hooks.prompt_min_score, session_key=req.session_key),
-                   RecallOptions(record_session=False, track_access=record))
-    fresh = [InjectedMemory(id=h.id, content=h.content, source="recall") for h in found.results]
+    found = context_recall(svc, RecallRequest(query=prompt[:10_000], limit=hooks.prompt_limit, agent_id=req.agent_id,
+                                              min_score=hooks.prompt_min_score, session_key=req.session_key),
+                           RecallOptions(record_session=False, track_access=record))
+    fresh = [InjectedMemory(id=h.id, content=h.content, source="recall") for h in found]
     inject, injected = compose(fresh, hooks.prompt_budget_chars)
     if req.session_key and injected and record:  # only what fit the budget was given to the session
         Ledger.load(svc, req.session_key, req.agent_id).record(svc, [m.id for m in injected])
