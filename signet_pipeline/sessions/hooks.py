@@ -151,7 +151,7 @@ def context_recall(svc: MemoryService, req: RecallRequest, options: RecallOption
     try:
         return recall(svc, req, options).results
     except QueryTimeout as exc:
-        log.warning("%s: context recall skipped: %s", req.session_key or "hook", exc.message)
+        log.warning("hook context recall skipped: %s", exc.message)
         return []
 
 
