@@ -9,7 +9,7 @@ from fastapi import FastAPI
 
 from signet_api.auth import Auth
 from signet_api.errors import install_error_handlers
-from signet_api import pages
+from signet_api import openapi, pages
 from signet_api.middleware import AnalyticsMiddleware, BodyLimitMiddleware
 from signet_api.routes import (
     analytics,
@@ -73,6 +73,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
         **docs,
     )
     install_error_handlers(app)
+    openapi.install(app)  # the schema says what the routes answer (errors, auth, bodies)
     app.state.analytics = Analytics()  # this process's request counters (routes/analytics.py reads them)
     # Every route authorizes before its body is read (signet_api/auth.py AuthorizedRoute); the body
     # limit sits inside analytics, so refused bodies are counted too.

@@ -7,11 +7,16 @@ so with a token, who is acting comes from the token, never from the body or head
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from fastapi import Request, Response
-from fastapi.routing import APIRoute
+from fastapi.routing import APIRoute, iter_route_contexts
+from starlette._utils import get_route_path
+from starlette.routing import BaseRoute, Match
+from starlette.types import ASGIApp, Scope
 
 from signet_pipeline.auth import origins
 from signet_pipeline.auth.policy import SlidingWindow, allowed
@@ -178,7 +183,18 @@ async def authorize(request: Request) -> None:
 class AuthorizedRoute(APIRoute):
     """Every API route: `authorize` runs before FastAPI reads and parses the body, so a caller
     without the right token is refused before its body costs anything (an app-wide dependency
-    would run only after the body was parsed)."""
+    would run only after the body was parsed).
+
+    A path that a route names literally belongs to that route alone: /api/memory/feedback is not
+    the memory `feedback` of /api/memory/{memory_id}, so GET on it answers 405 (Allow: POST), as
+    the schema says, rather than looking up a memory of that id."""
+
+    def matches(self, scope: Scope) -> tuple[Match, Scope]:
+        match, child = super().matches(scope)
+        if match is not Match.NONE and self.param_convertors:
+            if get_route_path(scope) in _literal_paths(scope.get("app")):
+                return Match.NONE, {}
+        return match, child
 
     def get_route_handler(self):
         handle = super().get_route_handler()
@@ -188,3 +204,30 @@ class AuthorizedRoute(APIRoute):
             return await handle(request)
 
         return authorized
+
+
+_LITERAL_PATHS: WeakKeyDictionary[ASGIApp, frozenset[str]] = WeakKeyDictionary()
+
+
+def _routes(app: ASGIApp) -> Iterator[tuple[BaseRoute, str | None]]:
+    """Every route of the app with its path (FastAPI keeps included routers as one entry each)."""
+    for context in iter_route_contexts(app.routes):  # type: ignore[attr-defined]
+        yield context.original_route, context.path
+
+
+def _literal_paths(app: ASGIApp | None) -> frozenset[str]:
+    """The paths of the app's API routes without path parameters (all added before it serves)."""
+    if app is None:
+        return frozenset()
+    found = _LITERAL_PATHS.get(app)
+    if found is None:
+        found = _LITERAL_PATHS[app] = frozenset(path for route, path in _routes(app)
+                                                if isinstance(route, APIRoute) and not route.param_convertors)
+    return found
+
+
+def allowed_methods(scope: Scope) -> str:
+    """What a 405 lists in Allow: the methods of every route that matches the request's path."""
+    methods = {method for route, _ in _routes(scope["app"]) if route.matches(scope)[0] is not Match.NONE
+               for method in getattr(route, "methods", None) or ()}
+    return ", ".join(sorted(methods))

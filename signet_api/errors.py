@@ -14,7 +14,9 @@ from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from signet_api.auth import allowed_methods
 from signet_pipeline.errors import SignetError
+from signet_pipeline.request_rules import PATTERN_MEANINGS
 
 log = logging.getLogger("signet.api")
 
@@ -53,7 +55,8 @@ def describe_validation(exc: RequestValidationError | ValidationError) -> str:
         if err.get("type") == "json_invalid":
             messages.append(f"request body is not valid JSON: {err.get('ctx', {}).get('error', err['msg'])}")
         else:
-            messages.append(f"{_location(tuple(err.get('loc', ())))}: {err['msg']}")
+            pattern = err.get("ctx", {}).get("pattern") if err.get("type") == "string_pattern_mismatch" else None
+            messages.append(f"{_location(tuple(err.get('loc', ())))}: {PATTERN_MEANINGS.get(pattern, err['msg'])}")
     return "; ".join(messages)
 
 
@@ -80,7 +83,10 @@ def install_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> JSONResponse:
         code = _HTTP_CODES.get(exc.status_code, "http_error")
-        return _response(request, code, str(exc.detail), exc.status_code, exc.headers)
+        headers = exc.headers
+        if exc.status_code == 405:  # Starlette's Allow names the methods of the path's first route only
+            headers = {**(headers or {}), "Allow": allowed_methods(request.scope)}
+        return _response(request, code, str(exc.detail), exc.status_code, headers)
 
     @app.exception_handler(Exception)
     async def _unexpected(request: Request, exc: Exception) -> JSONResponse:

@@ -33,10 +33,11 @@ MAX_ERROR_BODY = 8192
 # Counters are keyed by method too, and any token is a valid HTTP method: unknown ones share a key.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
-# Routes whose bodies may carry a transcript or a document (limits.maxUploadBytes).
+# Routes whose bodies may carry a transcript or a document (limits.maxUploadBytes), MEMORY.md included
+# (200,000 characters, up to 2.4 MB as JSON).
 UPLOAD_PATHS = frozenset({"/api/memory/remember", "/api/memory/save", "/api/hook/remember", "/api/hooks/remember",
                           "/api/hooks/session-end", "/api/hooks/pre-compaction", "/api/hooks/compaction-complete",
-                          "/api/documents", "/mcp"})
+                          "/api/hooks/synthesis/complete", "/api/documents", "/mcp"})
 
 
 class BodyTooLarge(HTTPException):

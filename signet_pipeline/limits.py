@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from pydantic import AfterValidator, Field
 
 from signet_pipeline.config import LimitsConfig
+from signet_pipeline.request_rules import NOT_BLANK
 
 _active = LimitsConfig()
 
@@ -32,7 +33,10 @@ def _setting(attr: str) -> str:
     return "limits." + head + "".join(word.title() for word in rest)
 
 
-def _chars(attr: str) -> Any:
+def _chars(attr: str, **constraints: Any) -> Any:
+    """`constraints` (min_length, pattern) go before the check: after it pydantic enforces them
+    but leaves them out of the schema of an optional field."""
+
     def check(value: str) -> str:
         limit = getattr(_active, attr)
         if len(value) > limit:
@@ -42,25 +46,31 @@ def _chars(attr: str) -> Any:
     def schema(json_schema: dict[str, Any]) -> None:
         json_schema["maxLength"] = getattr(_active, attr)
 
-    return Annotated[str, AfterValidator(check), Field(json_schema_extra=schema)]
+    return Annotated[str, Field(**constraints), AfterValidator(check), Field(json_schema_extra=schema)]
 
 
-def check_tags(tags: list[str]) -> list[str]:
-    """Tags once parsed (a list or a comma-separated string): how many, and how long each."""
+def check_tags(value: str | list[str]) -> str | list[str]:
+    """Tags as sent, a list or one comma-separated string, before they are trimmed and deduplicated
+    (as the schema counts them): how many, and how long each."""
+    tags = value.split(",") if isinstance(value, str) else value
     if len(tags) > _active.max_tags:
         raise ValueError(f"at most {_active.max_tags} tags (limits.maxTags), got {len(tags):,}")
     long = next((t for t in tags if len(t) > _active.max_tag_chars), None)
     if long is not None:
         raise ValueError(f"a tag is at most {_active.max_tag_chars} characters (limits.maxTagChars): {long[:40]!r}...")
-    return tags
+    return value
 
 
 def tags_schema(json_schema: dict[str, Any]) -> None:
+    """A list of tags, or the same as one comma-separated string (request models parse both)."""
     json_schema["maxItems"] = _active.max_tags
     for branch in json_schema.get("anyOf", [json_schema]):
         if branch.get("type") == "array":
             branch["maxItems"] = _active.max_tags
             branch.setdefault("items", {})["maxLength"] = _active.max_tag_chars
+    tag = f"[^,]{{0,{_active.max_tag_chars}}}"
+    listed = {"type": "string", "pattern": f"^{tag}(,{tag}){{0,{_active.max_tags - 1}}}$"}
+    json_schema["anyOf"] = [*json_schema.get("anyOf", [json_schema.copy()]), listed]
 
 
 def check_metadata(value: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -73,6 +83,7 @@ def check_metadata(value: dict[str, Any] | None) -> dict[str, Any] | None:
 
 
 ContentText = _chars("max_content_chars")
+MemoryText = _chars("max_content_chars", min_length=1, pattern=NOT_BLANK)  # a memory's content: not blank
 TranscriptText = _chars("max_transcript_chars")
 Metadata = Annotated[dict[str, Any], AfterValidator(check_metadata),
                      Field(description="free-form JSON object, at most limits.maxMetadataBytes as JSON")]

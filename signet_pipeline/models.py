@@ -8,13 +8,14 @@ from typing import Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from signet_pipeline import limits
-from signet_pipeline.limits import ContentText, Metadata, TranscriptText
-from signet_pipeline.timeutil import normalize_iso
+from signet_pipeline.limits import MemoryText, Metadata, TranscriptText
+from signet_pipeline.request_rules import NOT_BLANK, STRICT, Timestamp, integer
 
 MAX_PROJECT_CHARS = 500
 MAX_FIELD_CHARS = 4096  # every other free-text field: paths, keys, timestamps
 TYPE_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
 Visibility = Literal["global", "private"]
+RecallLimit = integer(ge=1, le=200)
 
 
 def _alias(*names: str) -> Any:
@@ -22,18 +23,12 @@ def _alias(*names: str) -> Any:
 
 
 class _Request(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True, str_strip_whitespace=False)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, str_strip_whitespace=False, **STRICT)
 
 
-def _iso_or_none(value: Any) -> str | None:
-    if value is None or value == "":
-        return None
-    if not isinstance(value, str):
-        raise ValueError("must be an ISO 8601 timestamp string")
-    try:
-        return normalize_iso(value)
-    except ValueError:
-        raise ValueError(f"{value!r} is not a valid ISO 8601 timestamp") from None
+def _stamp(*names: str) -> Any:
+    """An ISO 8601 timestamp field (request_rules.Timestamp) under these names."""
+    return Field(None, validation_alias=AliasChoices(*names))
 
 
 def _tags_value(value: Any) -> list[str] | None:
@@ -42,7 +37,7 @@ def _tags_value(value: Any) -> list[str] | None:
     if value is None:
         return None
     if isinstance(value, str) or (isinstance(value, list) and all(isinstance(v, str) for v in value)):
-        return limits.check_tags(parse_tags(value)) or None  # "" or [] means "not given" (prefix tags still apply)
+        return parse_tags(limits.check_tags(value)) or None  # "" or [] means "not given" (prefix tags still apply)
     raise ValueError("tags must be a comma-separated string or a list of strings")
 
 
@@ -70,16 +65,15 @@ class StructuredAttribute(_Request):
 
 
 class StructuredAspect(_Request):
-    entity_name: str = Field(..., min_length=1, max_length=200, validation_alias=AliasChoices("entityName", "entity_name"))
+    entity_name: str = Field(..., min_length=1, max_length=200, pattern=NOT_BLANK,
+                             validation_alias=AliasChoices("entityName", "entity_name"))
     entity_type: str | None = Field(None, max_length=50, validation_alias=AliasChoices("entityType", "entity_type"))
-    aspect: str = Field(..., min_length=1, max_length=100)
+    aspect: str = Field(..., min_length=1, max_length=100, pattern=NOT_BLANK)
     attributes: list[StructuredAttribute] = Field(default_factory=list, max_length=50)
 
     @field_validator("entity_name", "aspect")
     @classmethod
     def _named(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("must not be blank")
         return " ".join(value.split())
 
 
@@ -93,7 +87,7 @@ class Structured(_Request):
 
 
 class RememberRequest(_Request):
-    content: ContentText = Field(..., min_length=1)
+    content: MemoryText
     type: str | None = Field(None, pattern=TYPE_PATTERN)
     importance: float | None = Field(None, ge=0.0, le=1.0)
     tags: list[str] | None = TAGS
@@ -107,12 +101,13 @@ class RememberRequest(_Request):
     idempotency_key: str | None = Field(None, max_length=500,
                                         validation_alias=AliasChoices("idempotencyKey", "idempotency_key"))
     session_id: str | None = _alias("sessionId", "session_id", "sessionKey")
-    created_at: str | None = _alias("createdAt", "created_at")
-    occurred_at: str | None = _alias("occurredAt", "occurred_at")
-    observed_at: str | None = _alias("observedAt", "observed_at")
-    source_created_at: str | None = _alias("sourceCreatedAt", "source_created_at")
-    valid_from: str | None = _alias("validFrom", "valid_from")
-    valid_until: str | None = _alias("validUntil", "valid_until")
+    created_at: Timestamp = _stamp("createdAt", "created_at")
+    occurred_at: Timestamp = _stamp("occurredAt", "occurred_at")
+    observed_at: Timestamp = _stamp("observedAt", "observed_at")
+    source_created_at: Timestamp = _stamp("sourceCreatedAt", "source_created_at")
+    valid_from: Timestamp = _stamp("validFrom", "valid_from")
+    valid_until: Timestamp = Field(None, validation_alias=AliasChoices("validUntil", "valid_until"),
+                                   description="after validFrom when both are given")
     agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
     visibility: Visibility = "global"
     metadata: Metadata | None = None
@@ -120,16 +115,7 @@ class RememberRequest(_Request):
     transcript: TranscriptText | None = None
     structured: Structured | None = None
 
-    _iso = field_validator("created_at", "occurred_at", "observed_at", "source_created_at", "valid_from",
-                           "valid_until", mode="before")(_iso_or_none)
     _tags = field_validator("tags", mode="before")(_tags_value)
-
-    @field_validator("content")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise ValueError("content must not be blank")
-        return value
 
     @model_validator(mode="after")
     def _provenance(self) -> "RememberRequest":
@@ -149,14 +135,12 @@ TemporalFacet = Literal["session", "source", "captured", "observed", "occurred",
 class TimeRange(BaseModel):
     """The request's `time` object."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", **STRICT)
 
-    start: str | None = None
-    end: str | None = None
+    start: Timestamp = None
+    end: Timestamp = Field(None, description="after start when both are given")
     facets: list[TemporalFacet] | None = Field(None, min_length=1)
     mode: Literal["auto", "timeline", "filter"] = "auto"
-
-    _iso = field_validator("start", "end", mode="before")(_iso_or_none)
 
     @model_validator(mode="after")
     def _ordered(self) -> "TimeRange":
@@ -169,15 +153,15 @@ class RecallRequest(_Request):
     query: str = Field(..., max_length=10_000)
     keyword_query: str | None = Field(None, max_length=10_000,
                                       validation_alias=AliasChoices("keywordQuery", "keyword_query"))
-    limit: int | None = Field(None, ge=1, le=200)
+    limit: RecallLimit | None = None
     type: str | None = None
     tags: list[str] | None = TAGS
     who: str | None = Field(None, max_length=200)
     pinned: bool | None = None
     importance_min: float | None = Field(None, ge=0.0, le=1.0,
                                          validation_alias=AliasChoices("importance_min", "importanceMin"))
-    since: str | None = None
-    until: str | None = None
+    since: Timestamp = None
+    until: Timestamp = None
     project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
     agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
     session_key: str | None = _alias("sessionKey", "session_key")
@@ -192,13 +176,12 @@ class RecallRequest(_Request):
     aggregate_budget: Literal["small", "medium", "large"] = Field(
         "small", validation_alias=AliasChoices("aggregateBudget", "aggregate_budget"))
 
-    _iso = field_validator("since", "until", mode="before")(_iso_or_none)
     _tags = field_validator("tags", mode="before")(_tags_value)
 
     @field_validator("type", mode="before")
     @classmethod
     def _type_list(cls, value: Any) -> Any:
-        return value or None
+        return None if value == "" else value
 
     @property
     def types(self) -> list[str]:

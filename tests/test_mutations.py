@@ -47,7 +47,7 @@ def test_a_patch_without_a_difference_changes_nothing(client):
     ({"importance": 0.3}, 422),  # no reason
     ({"reason": "x"}, 422),  # nothing to change
     ({"reason": "x", "importance": 3}, 422),
-    ({"reason": "x", "content": "   "}, 400),
+    ({"reason": "x", "content": "   "}, 422),  # blank: refused by the request model, as the schema says
 ])
 def test_bad_patches_are_client_errors(client, body, status):
     memory = remember(client, "Backups run nightly at 2am")

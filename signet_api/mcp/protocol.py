@@ -83,6 +83,8 @@ class McpServer:
             found = message.get("id") if isinstance(message, dict) else None
             return error_reply(INVALID_REQUEST, "not a JSON-RPC 2.0 message", _safe_id(found))
         request_id = message.get("id")
+        if isinstance(request_id, float) and request_id.is_integer():
+            request_id = int(request_id)  # 7.0 is the JSON number 7
         if "method" not in message:
             # A client's response to a server request: we send none, so there is nothing to match.
             return None if "result" in message or "error" in message else \
@@ -92,8 +94,9 @@ class McpServer:
             return error_reply(INVALID_REQUEST, "id must be a string or an integer")
         method, params = message["method"], message.get("params")
         if not isinstance(method, str) or (params is not None and not isinstance(params, dict)):
-            return None if notification else error_reply(INVALID_REQUEST, "method must be a string and params "
-                                                         "an object", request_id)
+            # A malformed notification is answered too: its HTTP request is refused (400), not accepted.
+            return error_reply(INVALID_REQUEST, "method must be a string and params an object",
+                               None if notification else request_id)
         if notification:
             return None  # initialized, cancelled, progress...: nothing to do for a stateless server
         try:

@@ -20,11 +20,10 @@ from signet_pipeline.analytics import (
     Stage,
     UsageReport,
 )
-from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.request_rules import Timestamp
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import continuity
 from signet_pipeline.sessions.continuity import ContinuityReport
-from signet_pipeline.timeutil import normalize_iso
 
 router = APIRouter(tags=["analytics"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
@@ -48,12 +47,7 @@ def usage_route(svc: Service, stats: Counters) -> UsageReport:
 def errors_route(svc: Service,
                  limit: Annotated[int, Query(ge=1, le=ERROR_RING_SIZE)] = 50,
                  stage: Stage | None = None, code: ErrorCode | None = None,
-                 since: Annotated[str | None, Query(max_length=40, description="ISO 8601 timestamp")] = None,
-                 ) -> ErrorsReport:
-    try:
-        since = normalize_iso(since) if since else None  # stored timestamps compare as text
-    except ValueError as exc:
-        raise InvalidRequest(f"since: {exc}", status=422) from None
+                 since: Timestamp = None) -> ErrorsReport:
     return analytics.recent_errors(svc.db, limit=limit, stage=stage, code=code, since=since)
 
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import service
 from signet_pipeline.auth.tokens import Role, TokenScope, issue
+from signet_pipeline.request_rules import STRICT
 from signet_pipeline.service import MemoryService
 
 router = APIRouter(tags=["auth"], route_class=AuthorizedRoute)
@@ -17,7 +18,7 @@ Service = Annotated[MemoryService, Depends(service)]
 
 
 class TokenRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", **STRICT)
 
     sub: str = Field(..., min_length=1, max_length=200, description="who the token stands for")
     role: Role

@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Path
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import service
+from signet_api.openapi import errors
 from signet_pipeline.ops import diagnostics
 from signet_pipeline.ops import status as status_view
 from signet_pipeline.ops.diagnostics import DiagnosticsReport, DomainHealth
@@ -22,8 +23,10 @@ def diagnostics_route(svc: Service) -> DiagnosticsReport:
     return diagnostics.report(svc.db, svc.settings)
 
 
-@router.get("/api/diagnostics/{domain}", response_model=DomainHealth, summary="Health of one domain")
-def domain_route(domain: Annotated[str, Path(max_length=50)], svc: Service) -> DomainHealth:
+@router.get("/api/diagnostics/{domain}", response_model=DomainHealth, summary="Health of one domain",
+            responses=errors(404))
+def domain_route(domain: Annotated[str, Path(max_length=50, json_schema_extra={"enum": sorted(diagnostics.DOMAINS)})],
+                 svc: Service) -> DomainHealth:
     return diagnostics.domain_health(svc.db, svc.settings, domain)
 
 

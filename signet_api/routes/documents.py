@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, service
+from signet_api.openapi import errors
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write import documents
 from signet_pipeline.write.documents import DocumentRequest
@@ -20,7 +21,8 @@ DocumentId = Annotated[str, Path(min_length=1, max_length=100)]
 Status = Literal["queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"]
 
 
-@router.post("/api/documents", status_code=202, summary="Queue a URL or a text for ingest (chunked into memories)")
+@router.post("/api/documents", status_code=202, summary="Queue a URL or a text for ingest (chunked into memories)",
+             responses=errors(503))
 def create_route(request: Request, body: DocumentRequest, svc: Service) -> dict[str, Any]:
     body.project = project_scope(request) or body.project  # a project-scoped token files into its project
     return documents.create(svc, body, agent_id=reading_agent(request, body.agent_id))
@@ -33,17 +35,19 @@ def list_route(request: Request, svc: Service, status: Status | None = None,
     return documents.page(svc, agent_id=reading_agent(request), status=status, limit=limit, offset=offset)
 
 
-@router.get("/api/documents/{document_id}", summary="One document and its ingest status")
+@router.get("/api/documents/{document_id}", summary="One document and its ingest status", responses=errors(404))
 def get_route(request: Request, document_id: DocumentId, svc: Service) -> dict[str, Any]:
     return documents.get(svc, document_id, agent_id=reading_agent(request))
 
 
-@router.get("/api/documents/{document_id}/chunks", summary="The memories a document was chunked into")
+@router.get("/api/documents/{document_id}/chunks", summary="The memories a document was chunked into",
+            responses=errors(404))
 def chunks_route(request: Request, document_id: DocumentId, svc: Service) -> dict[str, Any]:
     return documents.chunks(svc, document_id, agent_id=reading_agent(request))
 
 
-@router.delete("/api/documents/{document_id}", summary="Delete a document; its chunk memories are soft-deleted")
+@router.delete("/api/documents/{document_id}", summary="Delete a document; its chunk memories are soft-deleted",
+               responses=errors(404, 503))
 def delete_route(request: Request, document_id: DocumentId, svc: Service,
                  who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
     return documents.delete(svc, document_id, agent_id=reading_agent(request), actor=who,

@@ -12,6 +12,7 @@ from fastapi.responses import JSONResponse
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, recall_options, records, service
+from signet_api.openapi import errors
 from signet_pipeline.models import RecallResult, RememberResult
 from signet_pipeline.recall.search import recall
 from signet_pipeline.service import MemoryService
@@ -91,7 +92,8 @@ def session_start_route(request: Request, body: SessionStartRequest, svc: Servic
 
 
 @router.post("/api/hooks/session-end", response_model=SessionEndResult, response_model_exclude_none=True,
-             summary="End a session: keep its transcript, queue its summary into memories, aspect feedback")
+             summary="End a session: keep its transcript, queue its summary into memories, aspect feedback",
+             responses=errors(503))
 def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -> SessionEndResult:
     _identify(request, body)
     body.project = project_scope(request) or body.project
@@ -113,7 +115,7 @@ def pre_compaction_route(request: Request, body: PreCompactionRequest, svc: Serv
 
 
 @router.post("/api/hooks/compaction-complete", response_model=CompactionCompleteResult,
-             response_model_exclude_none=True, summary="Keep a compaction summary as a memory")
+             response_model_exclude_none=True, summary="Keep a compaction summary as a memory", responses=errors(503))
 def compaction_complete_route(request: Request, body: CompactionCompleteRequest, svc: Service,
                               who: Annotated[Actor, Depends(actor)]) -> CompactionCompleteResult:
     _identify(request, body)
@@ -121,7 +123,8 @@ def compaction_complete_route(request: Request, body: CompactionCompleteRequest,
     return prompt_hooks.compaction_complete(svc, body, who)
 
 
-@router.post("/api/hooks/remember", response_model=RememberResult, summary="Remember, from a harness")
+@router.post("/api/hooks/remember", response_model=RememberResult, summary="Remember, from a harness",
+             responses=errors(503))
 def hook_remember_route(request: Request, body: HookRememberRequest, svc: Service,
                         who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     require_harness(body.harness)
@@ -130,7 +133,7 @@ def hook_remember_route(request: Request, body: HookRememberRequest, svc: Servic
     return remember(svc, body, who, behind=True)
 
 
-@router.post("/api/hooks/recall", response_model=RecallResult, summary="Recall, from a harness")
+@router.post("/api/hooks/recall", response_model=RecallResult, summary="Recall, from a harness", responses=errors(408))
 def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -> RecallResult:
     require_harness(body.harness)
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)

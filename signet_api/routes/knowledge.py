@@ -8,6 +8,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
+from signet_api.openapi import errors
 from signet_pipeline.graph import knowledge
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write.remember import ensure_writable
@@ -27,13 +28,14 @@ def entities_route(request: Request, svc: Service, agent_id: AgentId = None,
                                    query=q or None, entity_type=entity_type or None)
 
 
-@router.post("/api/knowledge/entities/{entity_id}/pin", summary="Pin an entity (always a traversal focus)")
+@router.post("/api/knowledge/entities/{entity_id}/pin", summary="Pin an entity (always a traversal focus)",
+             responses=errors(404, 503))
 def pin_route(request: Request, entity_id: EntityId, svc: Service, agent_id: AgentId = None) -> dict[str, Any]:
     ensure_writable(svc)  # a pin changes what traversal focuses on: a write
     return knowledge.set_pinned(svc, entity_id, agent_id=reading_agent(request, agent_id), pinned=True)
 
 
-@router.delete("/api/knowledge/entities/{entity_id}/pin", summary="Unpin an entity")
+@router.delete("/api/knowledge/entities/{entity_id}/pin", summary="Unpin an entity", responses=errors(404, 503))
 def unpin_route(request: Request, entity_id: EntityId, svc: Service, agent_id: AgentId = None) -> dict[str, Any]:
     ensure_writable(svc)
     return knowledge.set_pinned(svc, entity_id, agent_id=reading_agent(request, agent_id), pinned=False)

@@ -11,7 +11,8 @@ from fastapi.responses import JSONResponse, Response
 
 from signet_api.auth import Auth, AuthorizedRoute
 from signet_api.mcp.client import CLIENT_HEADERS, rest_caller
-from signet_api.mcp.protocol import INVALID_REQUEST, PARSE_ERROR, SUPPORTED_VERSIONS, McpServer
+from signet_api.mcp.protocol import INVALID_REQUEST, MAX_BATCH, PARSE_ERROR, SUPPORTED_VERSIONS, McpServer
+from signet_api.openapi import errors
 from signet_pipeline.auth import origins
 from signet_pipeline.errors import Forbidden, InvalidRequest, SignetError
 
@@ -21,8 +22,32 @@ FORWARDED = ("authorization", "host", "x-signet-agent-id", "x-signet-session-key
              "x-signet-actor-type", "x-signet-runtime-path", "x-request-id")
 NOT_LOCAL_HOST = "mcp-caller.invalid"  # a Host no auth.allowedHosts lists: stands in for a missing one
 
+# The body as the route reads it (raw, for the JSON-RPC error replies): a request, a notification
+# (no id) or a response (ignored), or a batch of them.
+_PARAMS = {"method": {"type": "string"}, "params": {"type": "object"}}
+MESSAGE = {"type": "object", "required": ["jsonrpc"], "properties": {"jsonrpc": {"const": "2.0"}}, "anyOf": [
+    {"title": "request", "required": ["method", "id"],
+     "properties": {**_PARAMS, "id": {"type": ["string", "integer"]}}},
+    {"title": "notification", "required": ["method"], "not": {"required": ["id"]}, "properties": _PARAMS},
+    {"title": "response", "not": {"required": ["method"]},
+     "anyOf": [{"required": ["result"]}, {"required": ["error"]}]},
+]}
+BODY = {"requestBody": {"required": True, "content": {"application/json": {"schema": {"anyOf": [
+    MESSAGE, {"type": "array", "minItems": 1, "maxItems": MAX_BATCH, "items": MESSAGE}]}}}}}
+RPC_ERROR = {"type": "object", "required": ["jsonrpc", "error"], "properties": {"error": {
+    "type": "object", "required": ["code", "message"],
+    "properties": {"code": {"type": "integer"}, "message": {"type": "string"}}}}}
+ANSWERS = {
+    202: {"description": "only notifications or responses: nothing to answer"},
+    400: {"description": "not JSON-RPC 2.0 (a JSON-RPC error), or an unsupported MCP-Protocol-Version",
+          "content": {"application/json": {"schema": {"anyOf": [
+              {"$ref": "#/components/schemas/ErrorBody"}, RPC_ERROR, {"type": "array", "items": {}}]}}}},
+    **errors(415),
+}
 
-@router.post("/mcp", summary="MCP server (Streamable HTTP): JSON-RPC 2.0 in, JSON out")
+
+@router.post("/mcp", summary="MCP server (Streamable HTTP): JSON-RPC 2.0 in, JSON out", responses=ANSWERS,
+             openapi_extra=BODY)
 async def mcp_route(request: Request) -> Response:
     _check_origin(request)
     version = request.headers.get("mcp-protocol-version")
@@ -37,8 +62,14 @@ async def mcp_route(request: Request) -> Response:
         reply = await McpServer(rest_caller(client)).handle_bytes(raw)
     if reply is None:
         return Response(status_code=202)  # only notifications or responses: nothing to answer
-    unreadable = isinstance(reply, dict) and reply.get("error", {}).get("code") in (PARSE_ERROR, INVALID_REQUEST)
-    return JSONResponse(reply, status_code=400 if unreadable else 200)
+    replies = reply if isinstance(reply, list) else [reply]
+    return JSONResponse(reply, status_code=400 if any(map(_unreadable, replies)) else 200)
+
+
+def _unreadable(reply: dict) -> bool:
+    """A reply to something that is not a JSON-RPC message: the request is refused (400), even when
+    other messages of its batch were answered (their replies are in the body)."""
+    return reply.get("error", {}).get("code") in (PARSE_ERROR, INVALID_REQUEST)
 
 
 def _check_origin(request: Request) -> None:

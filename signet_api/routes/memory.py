@@ -10,10 +10,12 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, recall_options, service
+from signet_api.openapi import errors
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.models import RecallRequest, RecallResult, RememberRequest, RememberResult
 from signet_pipeline.recall import reads
 from signet_pipeline.recall.search import recall
+from signet_pipeline.request_rules import Timestamp
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.telemetry import sink as telemetry
@@ -49,26 +51,27 @@ def _remember(request: Request, body: RememberRequest, svc: MemoryService, who: 
     return result
 
 
-@router.post("/api/memory/remember", response_model=RememberResult, summary="Save a memory")
+@router.post("/api/memory/remember", response_model=RememberResult, summary="Save a memory", responses=errors(503))
 def remember_route(request: Request, body: RememberRequest, svc: Service,
                    who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     return _remember(request, body, svc, who)
 
 
-@router.post("/api/memory/save", response_model=RememberResult, summary="Alias of remember")
+@router.post("/api/memory/save", response_model=RememberResult, summary="Alias of remember", responses=errors(503))
 def save_route(request: Request, body: RememberRequest, svc: Service, who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     return _remember(request, body, svc, who)
 
 
 @router.post("/api/memory/codex-native-note", response_model=CodexNoteResult,
-             summary="Write a Codex native memory note (trusted local callers only)")
+             summary="Write a Codex native memory note (trusted local callers only)", responses=errors(503))
 def codex_note_route(request: Request, body: CodexNoteRequest, svc: Service) -> CodexNoteResult:
     if not request.state.identity.trusted:  # the file lands in the home of the user running this service
         raise Forbidden("codex native notes are written on this machine: local callers only", code="local_only")
     return codex_notes.write_note(svc, body)
 
 
-@router.post("/api/hook/remember", response_model=RememberResult, summary="Alias of remember (skill compatibility)")
+@router.post("/api/hook/remember", response_model=RememberResult, summary="Alias of remember (skill compatibility)",
+             responses=errors(503))
 def hook_remember_route(request: Request, body: RememberRequest, svc: Service,
                         who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     return _remember(request, body, svc, who)
@@ -86,19 +89,20 @@ def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> Recall
     return result
 
 
-@router.post("/api/memory/recall", response_model=RecallResult, summary="Hybrid search (BM25 + vector)")
+@router.post("/api/memory/recall", response_model=RecallResult, summary="Hybrid search (BM25 + vector)",
+             responses=errors(408))
 def recall_route(request: Request, body: RecallRequest, svc: Service) -> RecallResult:
     return _recall(request, body, svc)
 
 
-@router.get("/api/memory/search", response_model=RecallResult, summary="GET alias of recall")
+@router.get("/api/memory/search", response_model=RecallResult, summary="GET alias of recall", responses=errors(408))
 def search_route(
     request: Request, svc: Service,
     q: Annotated[str, Query(max_length=10_000)],
     limit: Annotated[int | None, Query(ge=1, le=200)] = None,
     type: str | None = None, tags: str | None = None, who: str | None = None, pinned: str | None = None,
     importance_min: Annotated[float | None, Query(ge=0, le=1)] = None,
-    since: str | None = None, until: str | None = None,
+    since: Timestamp = None, until: Timestamp = None,
     agentId: str | None = None,
     sessionKey: Annotated[str | None, Query(alias="sessionKey")] = None,
     session_key: str | None = None,
@@ -121,34 +125,33 @@ def list_route(request: Request, svc: Service,
                offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
                type: Annotated[str | None, Query(max_length=100)] = None, agentId: str | None = None,
                tags: Annotated[str | None, Query(max_length=1000, description="comma-separated; all must match")] = None,
-               pinned: str | None = None, since: Annotated[str | None, Query(max_length=40)] = None,
-               until: Annotated[str | None, Query(max_length=40)] = None) -> dict[str, Any]:
+               pinned: str | None = None, since: Timestamp = None, until: Timestamp = None) -> dict[str, Any]:
     return reads.list_memories(svc, limit=limit, offset=offset, memory_type=type,
                                agent_id=reading_agent(request, agentId),
                                tags=[t.strip() for t in tags.split(",") if t.strip()] if tags else [],
                                pinned=_truthy(pinned), since=since, until=until)
 
 
-@router.get("/api/memory/jobs/{job_id}", summary="Status of a pipeline job")
+@router.get("/api/memory/jobs/{job_id}", summary="Status of a pipeline job", responses=errors(404))
 def job_route(request: Request, job_id: Annotated[int, Path(ge=1, le=2**63 - 1)], svc: Service,
               agentId: str | None = None) -> dict[str, Any]:
     return reads.get_job(svc, job_id, agent_id=reading_agent(request, agentId))
 
 
-@router.get("/api/memory/{memory_id}", summary="One memory by id")
+@router.get("/api/memory/{memory_id}", summary="One memory by id", responses=errors(404))
 def get_route(request: Request, memory_id: str, svc: Service, agentId: str | None = None,
               include_deleted: bool = False) -> dict[str, Any]:
     return reads.get_memory(svc, memory_id, agent_id=reading_agent(request, agentId), include_deleted=include_deleted)
 
 
-@router.get("/api/memory/{memory_id}/history", summary="Audit history of a memory")
+@router.get("/api/memory/{memory_id}/history", summary="Audit history of a memory", responses=errors(404))
 def history_route(request: Request, memory_id: str, svc: Service,
                   limit: Annotated[int, Query(ge=1, le=1_000_000)] = 200, agentId: str | None = None) -> dict[str, Any]:
     limit = min(limit, MAX_HISTORY)  # spec: "cap: 1000"
     return reads.memory_history(svc, memory_id, limit=limit, agent_id=reading_agent(request, agentId))
 
 
-@router.get("/memory/search", summary="Legacy keyword search")
+@router.get("/memory/search", summary="Legacy keyword search", responses=errors(408))
 def legacy_search_route(
     request: Request, svc: Service,
     q: Annotated[str | None, Query(max_length=10_000)] = None,
@@ -156,7 +159,7 @@ def legacy_search_route(
     limit: Annotated[int | None, Query(ge=1, le=1000)] = None,
     type: str | None = None, tags: str | None = None, who: str | None = None, pinned: str | None = None,
     importance_min: Annotated[float | None, Query(ge=0, le=1)] = None,
-    since: str | None = None, agentId: str | None = None,
+    since: Timestamp = None, agentId: str | None = None,
 ) -> dict[str, Any]:
     # Reuse the recall request's validation for the shared filter fields.
     parsed = RecallRequest.model_validate({"query": q or "", "tags": tags, "since": since})
@@ -168,7 +171,8 @@ def legacy_search_route(
     return {"results": reads.legacy_search(svc, q, flt, limit)}
 
 
-@router.get("/memory/similar", summary="Memories most similar to a stored one")
-def similar_route(request: Request, svc: Service, id: str, k: Annotated[int, Query(ge=1, le=200)] = 10,
+@router.get("/memory/similar", summary="Memories most similar to a stored one", responses=errors(404))
+def similar_route(request: Request, svc: Service, id: Annotated[str, Query(min_length=1, max_length=100)],
+                  k: Annotated[int, Query(ge=1, le=200)] = 10,
                   type: str | None = None, agentId: str | None = None) -> dict[str, Any]:
     return {"results": reads.similar(svc, id, k=k, memory_type=type, agent_id=reading_agent(request, agentId))}

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, service
+from signet_api.openapi import errors
 from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.mutations import batch as batch_mutations
 from signet_pipeline.mutations import edits as mutations
@@ -28,31 +29,40 @@ router = APIRouter(tags=["memory"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 Who = Annotated[Actor, Depends(actor)]
 MemoryId = Annotated[str, Path(min_length=1, max_length=100)]
+# DELETE takes `reason` as a query parameter or in its JSON body (wire-contract). A schema cannot
+# say "one or the other": it says the query parameter is required, the form generated clients use.
+DELETE_REASON = {"parameters": [{"name": "reason", "in": "query", "required": True,
+                                 "schema": {"type": "string", "minLength": 1, "maxLength": 1000},
+                                 "description": "why (kept in history); may come in the JSON body instead"}]}
 
 
-@router.post("/api/memory/modify", summary="Patch up to 200 memories; each patch succeeds or fails alone")
+@router.post("/api/memory/modify", summary="Patch up to 200 memories; each patch succeeds or fails alone",
+             responses=errors(503))
 def modify_route(request: Request, body: ModifyRequest, svc: Service, who: Who) -> dict[str, Any]:
     return batch_mutations.modify(svc, body, actor=who, agent_id=reading_agent(request),
                                   project_scope=project_scope(request))
 
 
-@router.post("/api/memory/forget", summary="Preview, then delete, the memories a query, ids or a filter select")
+@router.post("/api/memory/forget", summary="Preview, then delete, the memories a query, ids or a filter select",
+             responses=errors(408, 409, 503))
 def forget_route(request: Request, body: ForgetRequest, svc: Service, who: Who) -> dict[str, Any]:
     return batch_mutations.forget(svc, body, actor=who, agent_id=reading_agent(request),
                                   project_scope=project_scope(request))
 
 
-@router.patch("/api/memory/{memory_id}", summary="Update a memory's content, type, tags, importance or pinned")
+@router.patch("/api/memory/{memory_id}", summary="Update a memory's content, type, tags, importance or pinned",
+              responses=errors(404, 409, 503))
 def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: Service, who: Who) -> dict[str, Any]:
     result = mutations.patch(svc, memory_id, body, reason=body.reason, actor=who, agent_id=reading_agent(request),
                              changed_by=body.changed_by, project_scope=project_scope(request))
     return result.model_dump(exclude_none=True)
 
 
-@router.delete("/api/memory/{memory_id}", summary="Soft-delete a memory (recoverable for 30 days)")
+@router.delete("/api/memory/{memory_id}", summary="Soft-delete a memory (recoverable for 30 days)",
+               responses=errors(404, 409, 503), openapi_extra=DELETE_REASON)
 def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
                  body: Annotated[DeleteBody | None, Body()] = None,
-                 reason: Annotated[str | None, Query(min_length=1, max_length=1000)] = None,
+                 reason: Annotated[str | None, Query(min_length=1, max_length=1000, include_in_schema=False)] = None,
                  force: bool | None = None,
                  if_version: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
     given = body or DeleteBody()
@@ -66,7 +76,8 @@ def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
                             project_scope=project_scope(request)).model_dump(exclude_none=True)
 
 
-@router.post("/api/memory/{memory_id}/recover", summary="Restore a soft-deleted memory within the retention window")
+@router.post("/api/memory/{memory_id}/recover", summary="Restore a soft-deleted memory within the retention window",
+             responses=errors(404, 409, 503))
 def recover_route(request: Request, memory_id: MemoryId, body: RecoverRequest, svc: Service,
                   who: Who) -> dict[str, Any]:
     return mutations.recover(svc, memory_id, body, actor=who, agent_id=reading_agent(request),

@@ -9,6 +9,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, service
+from signet_api.openapi import errors
+from signet_pipeline.request_rules import STRICT
 from signet_pipeline.service import MemoryService
 from signet_pipeline.stages import dedup, repair
 from signet_pipeline.write.remember import Actor
@@ -18,7 +20,7 @@ Service = Annotated[MemoryService, Depends(service)]
 
 
 class RepairRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", **STRICT)
 
     reason: str | None = Field(None, max_length=500)
     repair: bool = Field(False, description="check-fts: rebuild the index when it drifted more than 10%")
@@ -36,8 +38,10 @@ def dedup_stats_route(svc: Service) -> dict[str, Any]:
 
 
 @router.post("/api/repair/{action}", summary="Run a repair action: requeue-dead, release-leases, check-fts, "
-                                             "retention-sweep, re-embed, clean-orphans, deduplicate")
-def repair_route(action: Annotated[str, Path(max_length=50)], svc: Service, who: Annotated[Actor, Depends(actor)],
+                                             "retention-sweep, re-embed, clean-orphans, deduplicate",
+             responses=errors(404, 429, 503))
+def repair_route(action: Annotated[str, Path(max_length=50, json_schema_extra={"enum": sorted(repair.ACTIONS)})],
+                 svc: Service, who: Annotated[Actor, Depends(actor)],
                  body: RepairRequest | None = None) -> dict[str, Any]:
     body = body or RepairRequest()
     return repair.run_repair(svc, action, who, reason=body.reason, options={"repair": body.repair})

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Request
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
+from signet_api.openapi import errors
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import synthesis
@@ -30,7 +31,8 @@ def synthesis_route(request: Request, body: SynthesisRequest, svc: MemoryService
     return synthesis.harness_request(svc, reading_agent(request))
 
 
-@router.post("/api/hooks/synthesis/complete", summary="Write MEMORY.md (the previous file is backed up)")
+@router.post("/api/hooks/synthesis/complete", summary="Write MEMORY.md (the previous file is backed up)",
+             responses=errors(503))
 def synthesis_complete_route(request: Request, body: SynthesisComplete,
                              svc: MemoryService = Depends(service)) -> dict[str, Any]:
     ensure_writable(svc)  # it replaces the agent's MEMORY.md, which session-start injects

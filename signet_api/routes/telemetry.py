@@ -15,17 +15,24 @@ from starlette.concurrency import run_in_threadpool
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import service
+from signet_api.openapi import errors
 from signet_pipeline.errors import NotFound
 from signet_pipeline.ops.diagnostics import memory_safety
+from signet_pipeline.request_rules import Timestamp
 from signet_pipeline.service import MemoryService
 from signet_pipeline.telemetry import reports
 
 router = APIRouter(tags=["telemetry"], route_class=AuthorizedRoute)
 Service = Annotated[MemoryService, Depends(service)]
 Level = Literal["debug", "info", "warning", "warn", "error", "critical"]
-Stamp = Annotated[str | None, Query(max_length=40)]
 Category = Annotated[str | None, Query(max_length=100)]
 STREAM_POLL_S = 0.5
+# Each event's data is a JSON object: first {"type": "connected"}, then log entries.
+EVENTS = {200: {"description": "Server-Sent Events", "content": {"text/event-stream": {"schema": {
+    "type": "object", "required": ["data"],
+    "properties": {"data": {"type": "string", "contentMediaType": "application/json",
+                            "contentSchema": {"type": "object"}}}}}}}}
+NDJSON = {200: {"description": "one telemetry event per line", "content": {"application/x-ndjson": {}}}}
 
 
 def _enabled(svc: MemoryService) -> bool:
@@ -33,19 +40,19 @@ def _enabled(svc: MemoryService) -> bool:
 
 
 @router.get("/api/telemetry/events", summary="Telemetry events, newest first (counts, durations, codes)")
-def events_route(svc: Service, event: Annotated[str | None, Query(max_length=80)] = None, since: Stamp = None,
-                 until: Stamp = None, limit: Annotated[int, Query(ge=1, le=10_000)] = 100) -> dict[str, Any]:
+def events_route(svc: Service, event: Annotated[str | None, Query(max_length=80)] = None, since: Timestamp = None,
+                 until: Timestamp = None, limit: Annotated[int, Query(ge=1, le=10_000)] = 100) -> dict[str, Any]:
     return reports.events(svc.db, enabled=_enabled(svc), event=event, since=since, until=until, limit=limit)
 
 
 @router.get("/api/telemetry/stats", summary="Telemetry totals: LLM calls and tokens, recall latency, pipeline errors")
-def stats_route(svc: Service, since: Stamp = None) -> dict[str, Any]:
+def stats_route(svc: Service, since: Timestamp = None) -> dict[str, Any]:
     return reports.stats(svc.db, enabled=_enabled(svc), since=since)
 
 
 @router.get("/api/telemetry/export", summary="Telemetry events as NDJSON, oldest first (404 while disabled)",
-            response_class=StreamingResponse)
-def export_route(svc: Service, since: Stamp = None,
+            response_class=StreamingResponse, responses={**NDJSON, **errors(404)})
+def export_route(svc: Service, since: Timestamp = None,
                  limit: Annotated[int, Query(ge=1, le=100_000)] = 10_000) -> StreamingResponse:
     if not _enabled(svc):
         raise NotFound("telemetry is disabled (memory.pipelineV2.telemetryEnabled)", code="telemetry_disabled")
@@ -60,18 +67,18 @@ def _logs(svc: MemoryService, limit: int, level: Level | None, category: str | N
 
 @router.get("/api/logs", summary="The service's structured log (API, CLI and pipeline), newest first")
 def logs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=1000)] = 100, level: Level | None = None,
-               category: Category = None, since: Stamp = None) -> dict[str, Any]:
+               category: Category = None, since: Timestamp = None) -> dict[str, Any]:
     return _logs(svc, limit, level, category, since)
 
 
 @router.get("/api/analytics/logs", summary="Same as /api/logs")
 def analytics_logs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=1000)] = 100, level: Level | None = None,
-                         category: Category = None, since: Stamp = None) -> dict[str, Any]:
+                         category: Category = None, since: Timestamp = None) -> dict[str, Any]:
     return _logs(svc, limit, level, category, since)
 
 
 @router.get("/api/logs/stream", summary="New log entries as Server-Sent Events (first a `connected` event)",
-            response_class=StreamingResponse)
+            response_class=StreamingResponse, responses=EVENTS)
 async def logs_stream_route(request: Request, svc: Service, level: Level | None = None,
                             category: Category = None,
                             max_seconds: Annotated[float | None, Query(alias="maxSeconds", gt=0, le=86_400)] = None,

@@ -10,6 +10,7 @@ from fastapi.responses import Response
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
+from signet_api.openapi import errors
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.recall.timeline import timeline, timeline_export
 from signet_pipeline.service import MemoryService
@@ -20,13 +21,14 @@ Service = Annotated[MemoryService, Depends(service)]
 ItemId = Annotated[str, Path(min_length=1, max_length=200)]
 
 
-@router.get("/api/timeline/{item_id}", summary="Events that touched a memory or an entity, oldest first")
+@router.get("/api/timeline/{item_id}", summary="Events that touched a memory or an entity, oldest first",
+            responses=errors(404))
 def timeline_route(request: Request, item_id: ItemId, svc: Service) -> dict[str, Any]:
     return timeline(svc, item_id, agent_id=reading_agent(request))
 
 
 @router.get("/api/timeline/{item_id}/export", summary="The timeline as a JSON document to download",
-            response_class=Response)
+            response_class=Response, responses=errors(404))
 def timeline_export_route(request: Request, item_id: ItemId, svc: Service) -> Response:
     body = timeline_export(svc, item_id, agent_id=reading_agent(request))
     name = "".join(c if c.isalnum() or c in "-_" else "-" for c in item_id)[:80]

@@ -5,25 +5,29 @@ from __future__ import annotations
 
 import json
 from pathlib import PurePath
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
+from signet_pipeline.request_rules import STRICT, integer, required_in_schema
+
 PROVIDERS = ("filesystem",)
 MIB = 1 << 20
+FileSize = integer(ge=1, le=100 * MIB)
+Glob = Annotated[str, Field(min_length=1, max_length=500)]
 
 
 class FilesystemSettings(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, **STRICT)
 
     root_path: str = Field(min_length=1, max_length=4096, validation_alias=AliasChoices("rootPath", "root_path"),
-                           serialization_alias="rootPath")
-    patterns: list[str] = Field(["**/*.md", "**/*.txt"], min_length=1, max_length=100)
-    ignore_patterns: list[str] = Field([".git", "node_modules", ".DS_Store"], max_length=100,
+                           serialization_alias="rootPath", json_schema_extra={"pattern": "^/"})
+    patterns: list[Glob] = Field(["**/*.md", "**/*.txt"], min_length=1, max_length=100)
+    ignore_patterns: list[Glob] = Field([".git", "node_modules", ".DS_Store"], max_length=100,
                                        validation_alias=AliasChoices("ignorePatterns", "ignore_patterns"),
                                        serialization_alias="ignorePatterns")
-    max_file_size: int = Field(MIB, ge=1, le=100 * MIB, validation_alias=AliasChoices("maxFileSize", "max_file_size"),
-                               serialization_alias="maxFileSize")
+    max_file_size: FileSize = Field(MIB, validation_alias=AliasChoices("maxFileSize", "max_file_size"),
+                                    serialization_alias="maxFileSize")
 
     @field_validator("root_path")
     @classmethod
@@ -32,19 +36,15 @@ class FilesystemSettings(BaseModel):
             raise ValueError("rootPath must be an absolute path")
         return str(PurePath(value))
 
-    @field_validator("patterns", "ignore_patterns")
-    @classmethod
-    def _short(cls, values: list[str]) -> list[str]:
-        if any(not v or len(v) > 500 for v in values):
-            raise ValueError("patterns must be non-empty and at most 500 characters")
-        return values
-
     def as_json(self) -> str:
         return json.dumps(self.model_dump(by_alias=True))
 
 
 class ConnectorRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    # The service checks provider and settings itself (400 unknown_provider, invalid_settings); the
+    # schema says what they take. Whether rootPath is under connectors.allowedRoots no schema can say.
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, json_schema_extra=required_in_schema(
+        provider={"enum": list(PROVIDERS)}, settings=FilesystemSettings.model_json_schema()))
 
     provider: str = Field(min_length=1, max_length=50)
     display_name: str = Field(min_length=1, max_length=200, validation_alias=AliasChoices("displayName", "display_name"))

@@ -8,28 +8,37 @@ from typing import Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
-from signet_pipeline.limits import ContentText
-from signet_pipeline.models import TAGS, TYPE_PATTERN, _iso_or_none, _tags_value
+from signet_pipeline.limits import MemoryText
+from signet_pipeline.models import TAGS, TYPE_PATTERN, _tags_value
+from signet_pipeline.request_rules import NOT_BLANK, STRICT, Timestamp, any_given, has, integer, required_when, rules
 
 MAX_BATCH = 200  # patches per modify, memories per forget
 REASON = Field(..., min_length=1, max_length=1000, description="why (kept in history)")
-IF_VERSION = Field(None, ge=1, validation_alias=AliasChoices("if_version", "ifVersion"),
+Version = integer(ge=1)
+BatchLimit = integer(ge=1, le=MAX_BATCH)
+IF_VERSION = Field(None, validation_alias=AliasChoices("if_version", "ifVersion"),
                    description="optimistic concurrency: rejected with 409 unless this is the current version")
 
 
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, **STRICT)
+
+
+# A patch changes something: a field given (tags even as null, which clears them).
+_CHANGES = {"anyOf": [has("content"), has("type"), has("importance"), has("pinned"), {"required": ["tags"]}]}
 
 
 class MemoryPatch(_Body):
     """The fields a patch may change; at least one must be given. `tags: null` clears them."""
 
-    content: ContentText | None = Field(None, min_length=1)
+    model_config = ConfigDict(json_schema_extra=_CHANGES)
+
+    content: MemoryText | None = None
     type: str | None = Field(None, pattern=TYPE_PATTERN)
     tags: list[str] | None = TAGS
     importance: float | None = Field(None, ge=0.0, le=1.0)
     pinned: bool | None = None
-    if_version: int | None = IF_VERSION
+    if_version: Version | None = IF_VERSION
 
     _tags = field_validator("tags", mode="before")(lambda v: _tags_value(v) or [] if v is not None else None)
 
@@ -53,7 +62,7 @@ class PatchRequest(MemoryPatch):
 class DeleteRequest(_Body):
     reason: str = REASON
     force: bool = False
-    if_version: int | None = IF_VERSION
+    if_version: Version | None = IF_VERSION
 
 
 class DeleteBody(_Body):
@@ -62,12 +71,12 @@ class DeleteBody(_Body):
 
     reason: str | None = Field(None, min_length=1, max_length=1000)
     force: bool | None = None
-    if_version: int | None = IF_VERSION
+    if_version: Version | None = IF_VERSION
 
 
 class RecoverRequest(_Body):
     reason: str = REASON
-    if_version: int | None = IF_VERSION
+    if_version: Version | None = IF_VERSION
 
 
 class ModifyItem(_Body):
@@ -83,7 +92,16 @@ class ModifyRequest(_Body):
     patches: list[dict[str, Any]] = Field(..., min_length=1, max_length=MAX_BATCH)
 
 
+# What selects the memories to forget: a given, non-empty one of these.
+_TARGETS = any_given(ids={"minItems": 1}, query={}, type={}, who={"minLength": 1}, source_type={"minLength": 1},
+                     since={"minLength": 1}, until={"minLength": 1},
+                     tags={"anyOf": [{"type": "array", "contains": {"pattern": NOT_BLANK}},
+                                     {"type": "string", "pattern": NOT_BLANK.replace("[^", "[^,")}]})
+
+
 class ForgetRequest(_Body):
+    model_config = ConfigDict(json_schema_extra=rules(_TARGETS, required_when("mode", "execute", reason={})))
+
     mode: Literal["preview", "execute"] = "preview"
     ids: list[str] | None = Field(None, max_length=MAX_BATCH)
     query: str | None = Field(None, min_length=1, max_length=2000)
@@ -91,16 +109,15 @@ class ForgetRequest(_Body):
     tags: list[str] | None = TAGS
     who: str | None = Field(None, max_length=200)
     source_type: str | None = Field(None, max_length=100, validation_alias=AliasChoices("source_type", "sourceType"))
-    since: str | None = None
-    until: str | None = None
-    limit: int = Field(20, ge=1, le=MAX_BATCH)
+    since: Timestamp = None
+    until: Timestamp = None
+    limit: BatchLimit = 20
     reason: str | None = Field(None, min_length=1, max_length=1000)
     force: bool = False
     confirm_token: str | None = Field(None, max_length=200,
                                       validation_alias=AliasChoices("confirm_token", "confirmToken"))
 
     _tags = field_validator("tags", mode="before")(lambda v: _tags_value(v))
-    _times = field_validator("since", "until", mode="before")(lambda v: _iso_or_none(v))
 
     @model_validator(mode="after")
     def _targets(self) -> "ForgetRequest":

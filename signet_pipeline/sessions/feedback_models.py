@@ -8,14 +8,23 @@ from typing import Annotated, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
+from signet_pipeline.request_rules import NOT_BLANK, NOT_GIVEN, STRICT, given, required_when, rules
+
 FeedbackType = Literal["positive", "negative", "correction"]
 MAX_CORRECTION_CHARS = 10_000
 MAX_RATINGS = 200
 Score = Annotated[float, Field(ge=-1.0, le=1.0)]
+# The two shapes, one or the other; a correction says what is right.
+_SHAPES = rules(
+    {"oneOf": [{"required": ["ratings"],
+                "properties": {"ratings": given(), "memory_id": NOT_GIVEN, "feedback_type": NOT_GIVEN}},
+               {"required": ["memory_id", "feedback_type"],
+                "properties": {"memory_id": given(), "feedback_type": given(), "ratings": NOT_GIVEN}}]},
+    required_when("feedback_type", "correction", correction_text={"pattern": NOT_BLANK}))
 
 
 class FeedbackRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, json_schema_extra=_SHAPES, **STRICT)
 
     memory_id: str | None = Field(None, min_length=1, max_length=100,
                                   validation_alias=AliasChoices("memory_id", "memoryId"),

@@ -25,6 +25,7 @@ from signet_pipeline.limits import TranscriptText
 from signet_pipeline.models import MAX_PROJECT_CHARS, RecallHit, RecallRequest, Visibility
 from signet_pipeline.providers.local_files import LocalFiles
 from signet_pipeline.recall.search import RecallOptions, recall
+from signet_pipeline.request_rules import NOT_BLANK, STRICT, required_in_schema
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
 from signet_pipeline.sessions import synthesis
@@ -51,10 +52,15 @@ def _alias(*names: str) -> Any:
     return Field(None, validation_alias=AliasChoices(*names))
 
 
-class _HookRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+# The contract: every hook names its harness; a missing (or blank) one is a 400 missing_harness.
+HARNESS = {"minLength": 1, "pattern": NOT_BLANK, "description": "the harness calling (claude-code, codex, ...)"}
 
-    # Optional here so a missing harness gets the contract's 400, not a validation 422.
+
+class _HookRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, **STRICT,
+                              json_schema_extra=required_in_schema(harness=HARNESS))
+
+    # Optional here so that a missing harness gets the contract's code (missing_harness), not a validation error.
     harness: str | None = Field(None, max_length=200)
     agent_id: str = Field("default", min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
     session_key: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sessionKey", "session_key"))
@@ -73,7 +79,7 @@ def require_harness(harness: str | None) -> str:
 
 class SessionStartRequest(_HookRequest):
     project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
-    context: str | None = Field(None, max_length=20_000)
+    context: str | None = Field(None, max_length=10_000)  # what recall searches for: a recall query's limit
     harness_agent_id: str | None = _alias("harnessAgentId", "harness_agent_id")
     parent_session_key: str | None = _alias("parentSessionKey", "parent_session_key")
     source: str | None = None

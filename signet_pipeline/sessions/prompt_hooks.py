@@ -5,20 +5,25 @@ instructions for its summary, and compaction-complete keeps that summary as a me
 
 from __future__ import annotations
 
-from pydantic import AliasChoices, BaseModel, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from signet_pipeline.errors import InvalidRequest
+from signet_pipeline.limits import ContentText
 from signet_pipeline.models import MAX_PROJECT_CHARS, RecallRequest, RememberRequest
 from signet_pipeline.recall.search import RecallOptions
 from signet_pipeline.recall.session_context import Ledger, start_new_epoch
+from signet_pipeline.request_rules import NOT_BLANK, integer, required_in_schema
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
-from signet_pipeline.sessions.hooks import SUMMARY_TYPE, InjectedMemory, _alias, _HookRequest, compose, context_recall
+from signet_pipeline.sessions.hooks import (HARNESS, SUMMARY_TYPE, InjectedMemory, _alias, _HookRequest, compose,
+                                            context_recall)
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import Actor, remember
 
 MIN_PROMPT_WORDS = 2  # "ok", "yes": nothing worth searching for
+NON_BLANK = {"minLength": 1, "pattern": NOT_BLANK}
+Count = integer(ge=0)
 SUMMARY_PROMPT = """Summarize this session for your long-term memory before the context is compacted.
 Keep what will matter in later sessions: decisions and their reasons, the user's stated preferences,
 facts about people, projects and systems, commands or procedures that worked, and open tasks.
@@ -30,11 +35,15 @@ The session had {messages} messages."""
 class HookRememberRequest(RememberRequest):
     """/api/hooks/remember: remember, from a harness."""
 
+    model_config = ConfigDict(json_schema_extra=required_in_schema(harness=HARNESS))
+
     harness: str | None = Field(None, max_length=200)
 
 
 class HookRecallRequest(RecallRequest):
     """/api/hooks/recall: recall, from a harness."""
+
+    model_config = ConfigDict(json_schema_extra=required_in_schema(harness=HARNESS))
 
     harness: str | None = Field(None, max_length=200)
 
@@ -59,7 +68,7 @@ class PromptSubmitResult(BaseModel):
 
 
 class PreCompactionRequest(_HookRequest):
-    message_count: int | None = Field(None, ge=0, validation_alias=AliasChoices("messageCount", "message_count"))
+    message_count: Count | None = Field(None, validation_alias=AliasChoices("messageCount", "message_count"))
     session_context: str | None = _alias("sessionContext", "session_context")
     transcript_path: str | None = _alias("transcriptPath", "transcript_path")
 
@@ -70,7 +79,10 @@ class PreCompactionResult(BaseModel):
 
 
 class CompactionCompleteRequest(_HookRequest):
-    summary: str | None = Field(None, max_length=100_000)
+    # The summary is kept as a memory: required and not blank (else 400 missing_summary).
+    model_config = ConfigDict(json_schema_extra=required_in_schema(harness=HARNESS, summary=NON_BLANK))
+
+    summary: ContentText | None = None
     project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
 
 

@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
 
 from signet_pipeline.errors import Forbidden, NotFound
+from signet_pipeline.request_rules import HTTP_URL, NOT_GIVEN
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import documents as doc_store
 from signet_pipeline.store import history as history_store
@@ -22,10 +23,15 @@ from signet_pipeline.write.remember import AUTONOMOUS, Actor, ensure_writable
 MAX_DOCUMENT_CHARS = 2_000_000  # text given inline (a URL's content is capped in bytes instead)
 
 
-class DocumentRequest(BaseModel):
-    model_config = ConfigDict(extra="ignore", populate_by_name=True)
+# Either a URL or a text, never both.
+_ONE_SOURCE = {"oneOf": [{"required": ["url"], "properties": {"url": {"type": "string"}, "content": NOT_GIVEN}},
+                         {"required": ["content"], "properties": {"content": {"type": "string"}, "url": NOT_GIVEN}}]}
 
-    url: str | None = Field(None, max_length=4096)
+
+class DocumentRequest(BaseModel):
+    model_config = ConfigDict(extra="ignore", populate_by_name=True, json_schema_extra=_ONE_SOURCE)
+
+    url: str | None = Field(None, max_length=4096, pattern=HTTP_URL)
     content: str | None = Field(None, min_length=1, max_length=MAX_DOCUMENT_CHARS)
     title: str | None = Field(None, max_length=500)
     visibility: Literal["global", "private"] = "global"
