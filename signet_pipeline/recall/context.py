@@ -1,6 +1,6 @@
 """Conversation-aware ranking: signals a bag-of-words-and-vectors score cannot see. Each was kept
 for gaining on two independently generated evaluation sets and costing on neither
-(docs/BENCHMARKS.md); a speaker prior and a second keyword round on names the best hits mention
+(docs/benchmarks.md); a speaker prior and a second keyword round on names the best hits mention
 were measured and dropped (no gain on either).
 
 - When: a question about when something happened is answered by a memory that says when

@@ -12,7 +12,7 @@ the caller waited for the vector leg after its own work) and `final_rank`. Score
   coverage is the IDF-weighted share of the query's words the memory contains (QueryTerms), or
   that its best hint contains when higher (max-merged, never added). A
   keyword candidate the vector leg did not return gets its cosine from the index (one dot
-  product); docs/DECISIONS.md says why not the spec's per-leg scores;
+  product); docs/decisions.md says why not the spec's per-leg scores;
 - cosines are corrected for hubness (recall/hubness.py): a memory as similar to every other
   candidate as to the query is a generic hub and loses some of its cosine;
 - a memory with no vector (embedding failed) keeps its keyword score as is;

@@ -10,7 +10,7 @@ Past `prefilter_min` vectors a full matrix product per query costs more than rec
 (1M x 384 float32 is 1.5 GB to stream: ~100 ms on two cores), so the index also keeps each
 vector's sign bits (48 bytes at 384 dimensions): a query ranks every row by Hamming distance over
 those bits (~8 ms at 1M) and rescores the `prefilter_candidates` nearest exactly. The result is
-exact cosine over a candidate set that holds nearly all of the true top k (docs/BENCHMARKS.md).
+exact cosine over a candidate set that holds nearly all of the true top k (docs/benchmarks.md).
 
 `SqliteVecIndex` answers the same calls with sqlite-vec's vec0 table (no memory held); it is the
 portable path and the benchmark's comparison point.
