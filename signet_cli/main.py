@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 from signet_cli import client_commands
+from signet_pipeline import __version__
 from signet_pipeline.config import load_settings
 from signet_pipeline.errors import ConfigError, SnapshotError
 from signet_pipeline.telemetry.logs import configure_logging
@@ -134,6 +135,7 @@ def _token_create(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="signet", description="Signet memory service")
+    parser.add_argument("--version", action="version", version=f"signet {__version__}")
     parser.add_argument("--workspace", help="workspace directory (default: $SIGNET_WORKSPACE or ~/.agents)")
     parser.add_argument("--log-level", default="info", choices=["critical", "error", "warning", "info", "debug"])
     sub = parser.add_subparsers(dest="command", required=True)
