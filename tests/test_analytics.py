@@ -14,7 +14,7 @@ from fastapi.testclient import TestClient
 from signet_api.app import create_app
 from signet_pipeline import analytics
 from signet_pipeline.analytics import Analytics, ProviderCalls, error_event, snapshot
-from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
+from signet_pipeline.defs.extraction.assets import memory_pipeline
 from signet_pipeline.defs.resources import EmbedderResource, LlmResource, SignetStoreResource
 from signet_pipeline.errors import ProviderError, SignetError
 from signet_pipeline.models import RememberRequest

@@ -6,9 +6,9 @@ import time
 import dagster as dg
 import pytest
 
-from signet_pipeline.defs.assets.documents import connector_sync, document_ingest
+from signet_pipeline.defs.documents.assets import connector_sync, document_ingest
+from signet_pipeline.defs.documents.sensors import connector_jobs_sensor
 from signet_pipeline.defs.resources import SignetStoreResource
-from signet_pipeline.defs.sensors import connector_jobs_sensor
 from tests.conftest import recall
 from tests.test_connector_safety import allow
 

@@ -43,3 +43,51 @@ def test_every_definition_is_described_and_grouped():
     for job in repo.get_all_jobs():
         if not job.name.startswith("__"):
             assert job.description, job.name
+
+
+# What an operator's run history, backfills and schedules are keyed on: renaming any of these
+# orphans past runs in the UI, so a layout change must leave them exactly as they are.
+ASSETS = [
+    ("connector_sync", "documents"), ("derived_facts", "extraction"), ("document_ingest", "documents"),
+    ("embedding_backfill", "embeddings"), ("embedding_projection", "embeddings"), ("embedding_refresh", "embeddings"),
+    ("entity_communities", "graph"), ("entity_structure", "graph"), ("maintenance_cycle", "maintenance"),
+    ("memory_decisions", "extraction"), ("memory_extractions", "extraction"), ("memory_hints", "extraction"),
+    ("memory_jobs", "queue"), ("memory_md", "sessions"), ("reextracted_facts", "extraction"),
+    ("retention_sweep", "maintenance"), ("session_summaries", "extraction"), ("store_backup", "backups"),
+]
+JOBS = ["backfill_embeddings", "backup", "detect_communities", "ingest_documents", "maintenance", "process_memories",
+        "project_embeddings", "refresh_embeddings", "retention", "summarize_sessions", "sync_connectors",
+        "synthesize_memory_md"]
+SENSORS = ["connector_jobs_sensor", "document_jobs_sensor", "embedding_refresh_sensor", "memory_jobs_sensor",
+           "projection_request_sensor", "queue_backlog_sensor", "session_jobs_sensor"]
+SCHEDULES = ["backup_schedule", "detect_communities_schedule", "maintenance_schedule", "projection_refresh_schedule",
+             "retention_schedule", "synthesize_memory_md_schedule"]
+CHECKS = [
+    ("derived_facts", "derived_facts_provenance"), ("derived_facts", "index_health"),
+    ("derived_facts", "mutation_health"), ("memory_extractions", "provider_health"),
+    ("memory_extractions", "queue_health"), ("retention_sweep", "storage_health"),
+]
+# The signet/queue tag dagster.yaml limits to one run per value, and the partitions backfills use.
+QUEUE_TAGS = {"ingest_documents": "document_ingest", "process_memories": "memory",
+              "summarize_sessions": "session_summary", "sync_connectors": "connector_sync"}
+PARTITIONS = {"embedding_backfill": ("2020-01-01", 1), "reextracted_facts": ("2024-01-01", 1),
+              "store_backup": ("2026-11-01", 0)}
+
+
+def test_the_names_operators_know_stay_put():
+    repo = defs.get_repository_def()
+    specs = defs.resolve_all_asset_specs()
+    assert sorted((s.key.to_user_string(), s.group_name) for s in specs) == ASSETS
+    assert sorted(j.name for j in repo.get_all_jobs() if not j.name.startswith("__")) == JOBS
+    assert sorted(s.name for s in repo.sensor_defs) == SENSORS
+    assert sorted(s.name for s in repo.schedule_defs) == SCHEDULES
+    graph = defs.resolve_asset_graph()
+    assert sorted((k.asset_key.to_user_string(), k.name) for k in graph.asset_check_keys) == CHECKS
+
+
+def test_queue_tags_and_partitions_stay_put():
+    repo = defs.get_repository_def()
+    assert {j.name: j.tags["signet/queue"] for j in repo.get_all_jobs() if "signet/queue" in j.tags} == QUEUE_TAGS
+    partitioned = {s.key.to_user_string(): s.partitions_def for s in defs.resolve_all_asset_specs() if s.partitions_def}
+    assert {k: (p.start.strftime("%Y-%m-%d"), p.end_offset) for k, p in partitioned.items()} == PARTITIONS
+    assert all(p.cron_schedule == "0 0 * * *" and p.timezone == "UTC" for p in partitioned.values())

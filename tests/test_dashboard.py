@@ -8,7 +8,7 @@ import dagster as dg
 import pytest
 
 from signet_api.app import create_app
-from signet_pipeline.defs.assets.projection import embedding_projection
+from signet_pipeline.defs.embeddings.assets import embedding_projection
 from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
 from tests.browser import CHROMIUM, distinct_colours, dom, screenshot
 from tests.conftest import remember

@@ -8,9 +8,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import dagster as dg
 import pytest
 
-from signet_pipeline.defs.assets.documents import document_ingest
+from signet_pipeline.defs.documents.assets import document_ingest
+from signet_pipeline.defs.documents.sensors import document_jobs_sensor
 from signet_pipeline.defs.resources import SignetStoreResource
-from signet_pipeline.defs.sensors import document_jobs_sensor
 from signet_pipeline.errors import FetchError
 from signet_pipeline.providers.fetch import chunk_text, fetch_url, html_to_text
 from signet_pipeline.stages.documents import run_document_jobs

@@ -5,13 +5,9 @@ import dagster as dg
 import numpy as np
 import pytest
 
-from signet_pipeline.defs.assets.embeddings import (
-    embedding_backfill,
-    embedding_backfill_job,
-    embedding_refresh,
-    embedding_refresh_job,
-    embedding_refresh_sensor,
-)
+from signet_pipeline.defs.embeddings.assets import embedding_backfill, embedding_refresh
+from signet_pipeline.defs.embeddings.jobs import embedding_backfill_job, embedding_refresh_job
+from signet_pipeline.defs.embeddings.sensors import embedding_refresh_sensor
 from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.models import RecallRequest, RememberRequest

@@ -6,9 +6,9 @@ import json
 import dagster as dg
 import pytest
 
-from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
+from signet_pipeline.defs.extraction.assets import memory_pipeline
+from signet_pipeline.defs.extraction.sensors import memory_jobs_sensor
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
-from signet_pipeline.defs.sensors import memory_jobs_sensor
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm

@@ -133,7 +133,7 @@ def test_community_asset_recovers_planted_groups(svc, workspace):
     import dagster as dg
     import igraph as ig
 
-    from signet_pipeline.defs.assets.graph import entity_communities
+    from signet_pipeline.defs.graph.assets import entity_communities
     from signet_pipeline.defs.resources import SignetStoreResource
 
     rng = random.Random(3)

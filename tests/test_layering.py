@@ -166,3 +166,49 @@ def test_no_folder_holds_more_than_twenty_modules():
     crowded = {str(d.relative_to(ROOT.parent)): n for d in [ROOT, *ROOT.rglob("*")] if d.is_dir()
                and (n := len(list(d.glob("*.py")))) > MAX_MODULES_PER_FOLDER}
     assert crowded == {}
+
+
+# -- inside defs: one folder per domain; a domain reaches another only through the shared pieces ---
+
+DEFS_SHARED = {"resources", "metadata", "queue"}  # what every domain of defs/ may import
+
+
+def defs_part(module: str) -> str | None:
+    """signet_pipeline.defs.<part>...: the domain folder or shared module a defs module belongs to."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[1] == "defs" else None
+
+
+def crossed_domains(edges: set[tuple[str, str]]) -> list[str]:
+    """Imports from one defs domain into another's modules; definitions.py may import each
+    domain's package (its `defs`), nothing deeper."""
+    out = []
+    for a, b in sorted(edges):
+        pa, pb = defs_part(a), defs_part(b)
+        if pa is None or pb is None or pa == pb or pb in DEFS_SHARED:
+            continue
+        if pa == "definitions" and b == f"signet_pipeline.defs.{pb}":
+            continue
+        out.append(f"{a} -> {b}")
+    return out
+
+
+def test_no_defs_domain_imports_another_domains_modules():
+    _, edges, _ = import_edges()
+    assert crossed_domains(edges) == []
+
+
+def test_the_domain_check_catches_a_crossing_and_allows_the_shared_pieces():
+    crossing = {("signet_pipeline.defs.graph.assets", "signet_pipeline.defs.extraction.results"),
+                ("signet_pipeline.defs.definitions", "signet_pipeline.defs.extraction.assets")}
+    allowed = {("signet_pipeline.defs.graph.assets", "signet_pipeline.defs.metadata"),
+               ("signet_pipeline.defs.documents.sensors", "signet_pipeline.defs.queue.sensors"),
+               ("signet_pipeline.defs.definitions", "signet_pipeline.defs.graph"),
+               ("signet_pipeline.defs.graph.jobs", "signet_pipeline.defs.graph.assets")}
+    assert len(crossed_domains(crossing)) == 2 and crossed_domains(allowed) == []
+
+
+def test_every_defs_package_says_what_it_holds():
+    bare = [str(p.relative_to(ROOT.parent)) for p in (ROOT / "defs").rglob("__init__.py")
+            if not ast.get_docstring(ast.parse(p.read_text()))]
+    assert bare == []

@@ -3,9 +3,9 @@ and the asset on real Dagster."""
 
 import dagster as dg
 
-from signet_pipeline.defs.assets.maintenance import maintenance_cycle
+from signet_pipeline.defs.maintenance.assets import maintenance_cycle
+from signet_pipeline.defs.maintenance.schedules import every_minutes_cron
 from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
-from signet_pipeline.defs.schedules import every_minutes_cron
 from signet_pipeline.models import RememberRequest
 from signet_pipeline.stages.maintenance import CYCLE, HALT_AFTER, run_cycle
 from signet_pipeline.write.remember import remember

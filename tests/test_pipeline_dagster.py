@@ -10,11 +10,10 @@ from dagster._core.remote_origin import InProcessCodeLocationOrigin, RemoteJobOr
 from dagster._core.test_utils import create_run_for_test
 from dagster._core.types.loadable_target_origin import LoadableTargetOrigin
 
-from signet_pipeline.defs.assets.extraction import reextracted_facts
-from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
 from signet_pipeline.defs.definitions import defs
+from signet_pipeline.defs.extraction.assets import memory_pipeline, reextracted_facts
+from signet_pipeline.defs.extraction.sensors import memory_jobs_sensor
 from signet_pipeline.defs.resources import EmbedderResource, LlmResource, SignetStoreResource
-from signet_pipeline.defs.sensors import memory_jobs_sensor
 from signet_pipeline.models import RememberRequest
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import scalar
@@ -208,7 +207,8 @@ def test_checks_fail_on_broken_provenance_and_dead_jobs(svc, resources, instance
     assert dg.materialize([memory_pipeline], resources=resources, instance=instance).success
     with svc.db.write() as conn:  # a hard delete outside the API breaks provenance
         conn.execute("DELETE FROM memories WHERE id = ?", (source.id,))
-    from signet_pipeline.defs.checks import derived_facts_provenance, queue_health
+    from signet_pipeline.defs.diagnostics.checks import queue_health
+    from signet_pipeline.defs.extraction.checks import derived_facts_provenance
 
     result = dg.materialize([memory_pipeline, derived_facts_provenance, queue_health], resources=resources,
                             instance=instance)

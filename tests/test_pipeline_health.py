@@ -9,8 +9,8 @@ from datetime import datetime, timedelta, timezone
 import dagster as dg
 import pytest
 
+from signet_pipeline.defs.extraction.sensors import memory_jobs_sensor
 from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
-from signet_pipeline.defs.sensors import memory_jobs_sensor
 from signet_pipeline.ops import pipeline_health
 from signet_pipeline.stages.drain.loop import DrainPolicy, Worker, drain_lanes
 from signet_pipeline.store import jobs as job_store

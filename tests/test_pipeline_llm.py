@@ -91,7 +91,7 @@ def test_calls_in_flight_follow_extraction_concurrency(make_service, concurrency
 def test_with_a_model_hints_drain_beside_extraction_in_the_same_run(make_service, workspace, monkeypatch):
     import dagster as dg
 
-    from signet_pipeline.defs.assets.memory_pipeline import memory_pipeline
+    from signet_pipeline.defs.extraction.assets import memory_pipeline
     from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
 
     monkeypatch.setenv("SIGNET_MEMORY__PIPELINEV2__EXTRACTION__CONCURRENCY", "2")

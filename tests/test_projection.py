@@ -9,12 +9,10 @@ import dagster as dg
 import numpy as np
 import pytest
 
-from signet_pipeline.defs.assets.projection import (
-    JOB_NAME,
-    embedding_projection,
-    projection_refresh_schedule,
-    projection_request_sensor,
-)
+from signet_pipeline.defs.embeddings.assets import embedding_projection
+from signet_pipeline.defs.embeddings.jobs import projection_job
+from signet_pipeline.defs.embeddings.schedules import projection_refresh_schedule
+from signet_pipeline.defs.embeddings.sensors import projection_request_sensor
 from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
 from signet_pipeline.ops import projection_view
 from signet_pipeline.stages import projection as stage
@@ -233,7 +231,7 @@ def test_sensor_skips_without_a_store_and_while_a_run_is_in_flight(make_service,
     assert "no projection requested" in tick(signet, instance).skip_reason.skip_message
     projection_view.projection(svc.db, svc.settings.embedding.model, 3, "default")
     assert len(tick(signet, instance).run_requests) == 1
-    instance.add_run(dg.DagsterRun(job_name=JOB_NAME, run_id=str(uuid.uuid4()), status=dg.DagsterRunStatus.STARTED))
+    instance.add_run(dg.DagsterRun(job_name=projection_job.name, run_id=str(uuid.uuid4()), status=dg.DagsterRunStatus.STARTED))
     assert "in flight" in tick(signet, instance).skip_reason.skip_message
 
 

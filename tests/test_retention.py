@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import dagster as dg
 
 from signet_pipeline.config_sections import RetentionConfig
-from signet_pipeline.defs.assets.maintenance import retention_sweep
+from signet_pipeline.defs.maintenance.assets import retention_sweep
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.recall.search import recall

@@ -11,9 +11,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
-from signet_pipeline.defs.assets.sessions import session_summaries
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
-from signet_pipeline.defs.sensors import session_jobs_sensor
+from signet_pipeline.defs.sessions.assets import session_summaries
+from signet_pipeline.defs.sessions.sensors import session_jobs_sensor
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.stages.session_summary import parse_statements, run_session_jobs

@@ -8,8 +8,8 @@ from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
 from signet_pipeline.config import load_settings
-from signet_pipeline.defs.assets.backups import store_backup
 from signet_pipeline.defs.definitions import defs
+from signet_pipeline.defs.maintenance.assets import store_backup
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.errors import SnapshotError
 from signet_pipeline.graph.persist import persist_triples

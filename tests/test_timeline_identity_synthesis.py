@@ -6,10 +6,10 @@ import dagster as dg
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
-from signet_pipeline.defs.assets.sessions import memory_md
-from signet_pipeline.defs.definitions import defs
 from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
+from signet_pipeline.defs.definitions import defs
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
+from signet_pipeline.defs.sessions.assets import memory_md
 from tests.conftest import remember
 
 

@@ -1,5 +1,5 @@
 """Is anything draining the queue? The queue sensors beat into pipeline_heartbeats from Dagster's
-code location (defs/sensors.py); /health, /api/status, /api/pipeline/status and `signet status`
+code location (defs/queue/sensors.py); /health, /api/status, /api/pipeline/status and `signet status`
 read the beat here. A sensor ticks only while the daemon runs AND the code location loads, so a
 missing beat catches both ways a pipeline dies (a dead daemon, a location that failed to load)
 where Dagster's own daemon heartbeat would catch only the first.

@@ -3,7 +3,8 @@ memories; connector syncs feed files into the same queue."""
 
 import dagster as dg
 
-from signet_pipeline.defs.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
+from signet_pipeline.defs.metadata import bullet_list, latency, table
+from signet_pipeline.defs.queue.drain import DrainConfig, drain_queue
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.stages.connectors import run_connector_jobs
 from signet_pipeline.stages.documents import run_document_jobs

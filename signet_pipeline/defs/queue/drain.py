@@ -1,5 +1,13 @@
-"""Shared pieces of the assets: the drain shell and run config of queue-driven assets, and
-materialization metadata helpers (what an operator reads in the Dagster UI)."""
+"""The drain shell of queue-driven assets and the jobs that run them.
+
+`drain_queue` works a queue batch after batch as one registered, beating worker
+(stages/drain/loop.py); `DrainConfig` is the run config every drain asset takes. `drain_job`
+defines a drain asset's job with the tag `signet/queue: <queue>` (`memory` for the extract,
+structural_classify and prospective_index queues, else the job type); dagster.yaml limits runs to
+one per value of that tag (tag_concurrency_limits), so a queue has at most one drain run at a time
+even when an operator launches one by hand beside the sensor's.
+"""
+
 import logging
 import threading
 import time
@@ -7,18 +15,17 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import dagster as dg
-import numpy as np
 from pydantic import Field
 
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.stages.drain.loop import DrainPolicy, DrainReport, Worker, drain_lanes
 from signet_pipeline.store.queue import JobQueue
 
+QUEUE_TAG = "signet/queue"
 PROGRESS_EVERY_S = 15.0
 pipeline_log = logging.getLogger("signet.pipeline")
-# Runs that still hold (or will take) a slot: a sensor waits for these before requesting another.
-IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
-             dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
+_DRAIN = ("Launched by {sensor} when jobs are due and no drain run of the queue is in flight; launch it by hand "
+          "to drain now (config: max_jobs, budget_s, idle_s).")
 
 
 class DrainConfig(dg.Config):
@@ -28,6 +35,14 @@ class DrainConfig(dg.Config):
                           description="stop leasing after this many seconds; 0 = memory.pipelineV2.worker.runBudgetMs")
     idle_s: float | None = Field(None, ge=0, le=300,
                                  description="wait this long for new jobs before ending; empty = worker.runIdleMs")
+
+
+def drain_job(name: str, asset: Any, *, queue: str, sensor: str, description: str,
+              note: str = "") -> Any:
+    """The job that materializes drain asset `asset`, tagged with its queue; its description says
+    which sensor launches it (`note` follows that sentence)."""
+    return dg.define_asset_job(name, selection=dg.AssetSelection.assets(asset), tags={QUEUE_TAG: queue},
+                               description=description + _DRAIN.format(sensor=sensor) + note)
 
 
 Lane = Callable[[JobQueue], Callable[[int], int]]
@@ -75,27 +90,3 @@ def drain_queue(context: dg.AssetExecutionContext, config: DrainConfig, signet: 
                       report.seconds, report.stopped,
                       extra={"queue": name, "jobs": report.jobs, "batches": report.batches, "stopped": report.stopped})
     return report
-
-
-def latency(values_ms: list[float], prefix: str) -> dict[str, Any]:
-    if not values_ms:
-        return {f"{prefix}_calls": 0}
-    arr = np.asarray(values_ms)
-    return {f"{prefix}_calls": len(values_ms), f"{prefix}_p50_ms": round(float(np.percentile(arr, 50)), 2),
-            f"{prefix}_p95_ms": round(float(np.percentile(arr, 95)), 2)}
-
-
-def bullet_list(lines: list[str], empty: str = "none") -> dg.MetadataValue:
-    return dg.MetadataValue.md("\n".join(f"- {line}" for line in lines) if lines else f"_{empty}_")
-
-
-def table(headers: list[str], rows: list[list[Any]], empty: str = "none") -> dg.MetadataValue:
-    if not rows:
-        return dg.MetadataValue.md(f"_{empty}_")
-
-    def cell(value: Any) -> str:
-        return str(value).replace("|", "\\|").replace("\n", " ")[:160]
-
-    lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
-    lines += ["| " + " | ".join(cell(v) for v in row) + " |" for row in rows]
-    return dg.MetadataValue.md("\n".join(lines))

@@ -1,8 +1,6 @@
-"""Sensors: the queues in memory_jobs become drain runs (stages/drain/loop.py), and the backlog is
-observed where an operator looks.
+"""The sensor factory that turns a queue in memory_jobs into drain runs (stages/drain/loop.py);
+each queue-driven domain builds its sensor with `queue_sensor` beside its job.
 
-One factory, one sensor per drain job (`extract`, `structural_classify` and `prospective_index` ->
-process_memories; `document_ingest` -> ingest_documents; `session_summary` -> summarize_sessions).
 A tick:
 1. releases the leases of drain workers that stopped beating and fails their Dagster runs (the
    default run launcher cannot tell Dagster that a run worker died);
@@ -10,8 +8,6 @@ A tick:
 3. requests one drain run when jobs are due and no run of its queue (tag signet/queue) is queued or
    in flight; run keys count drain runs, so a tick retried after a daemon crash never launches a
    second one.
-`queue_backlog_sensor` records the backlog (depth, drain rate, ETA per job type) as observations
-of the `memory_jobs` asset, whose metadata plots show it over time.
 """
 
 from typing import Any, Callable
@@ -20,27 +16,20 @@ import dagster as dg
 
 from signet_pipeline.config import load_settings
 from signet_pipeline.config_sections import PipelineV2Config
-from signet_pipeline.defs.assets.memory_pipeline import MEMORY_QUEUES
-from signet_pipeline.defs.assets.metadata import IN_FLIGHT
-from signet_pipeline.defs.jobs import QUEUE_TAG, connectors_job, documents_job, process_memories_job, sessions_job
+from signet_pipeline.defs.queue.drain import QUEUE_TAG
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.errors import ConfigError
 from signet_pipeline.ops import pipeline_health
-from signet_pipeline.ops.backlog import Backlog, backlog
 from signet_pipeline.stages.drain.loop import release_dead_workers, release_worker
 from signet_pipeline.store import jobs as job_store
-from signet_pipeline.store.queue import CONNECTOR_SYNC, DOCUMENT_INGEST, SESSION_SUMMARY, JobQueue
+from signet_pipeline.store.queue import JobQueue
 
 # dagster/max_runtime of a drain run: its budget plus this, after which run monitoring fails a run
 # that never reached its drain loop (its worker never registered, so no heartbeat can go stale).
 RUNTIME_GRACE_S = 900
-MEMORY_JOBS = dg.AssetSpec(
-    "memory_jobs", group_name="queue", kinds={"sqlite"},
-    description="The job queue in memories.db (memory_jobs): every background job the API and the stages enqueue. "
-                "Observed by queue_backlog_sensor: depth, due, leased and dead jobs, drain rate and ETA per job "
-                "type, and the drain workers alive.",
-)
-BACKLOG_EVERY_S = 30
+# Runs that still hold (or will take) a slot: a sensor waits for these before requesting another.
+IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
+             dg.DagsterRunStatus.STARTED, dg.DagsterRunStatus.CANCELING]
 
 
 def _interval_s(poll_ms: Callable[[PipelineV2Config], int]) -> int:
@@ -89,8 +78,8 @@ def fail_orphaned_runs(instance: dg.DagsterInstance, records: list[Any], signet:
 
 def queue_sensor(*, name: str, job_types: tuple[str, ...], job: Any, description: str,
                  poll_ms: Callable[[PipelineV2Config], int] = _worker_poll) -> dg.SensorDefinition:
-    """`job`: what dg.define_asset_job returns (its signet/queue tag names the queue); `poll_ms`:
-    the setting that paces the sensor (default memory.pipelineV2.worker.pollMs)."""
+    """`job`: what drain_job returns (its signet/queue tag names the queue); `poll_ms`: the setting
+    that paces the sensor (default memory.pipelineV2.worker.pollMs)."""
     queue_tag = job.tags[QUEUE_TAG]
     names = "/".join(job_types)
 
@@ -132,66 +121,3 @@ def queue_sensor(*, name: str, job_types: tuple[str, ...], job: Any, description
         )
 
     return _sensor
-
-
-memory_jobs_sensor = queue_sensor(
-    name="memory_jobs_sensor", job_types=MEMORY_QUEUES, job=process_memories_job,
-    description="Watches memory_jobs for due `extract`, `structural_classify` and `prospective_index` jobs and, when "
-                "no process_memories run is queued or running, requests one drain run. Also frees the leases of "
-                "drain workers that stopped beating (failing their runs) and reaps leases older than "
-                "worker.leaseTimeoutMs.",
-)
-
-document_jobs_sensor = queue_sensor(
-    name="document_jobs_sensor", job_types=(DOCUMENT_INGEST,), job=documents_job,
-    poll_ms=lambda pipeline: pipeline.documents.worker_interval_ms,
-    description="Watches memory_jobs for due `document_ingest` jobs (queued by POST /api/documents) and, when no "
-                "ingest_documents run is queued or running, requests one drain run; frees dead workers' leases.",
-)
-
-connector_jobs_sensor = queue_sensor(
-    name="connector_jobs_sensor", job_types=(CONNECTOR_SYNC,), job=connectors_job,
-    poll_ms=lambda pipeline: pipeline.documents.worker_interval_ms,
-    description="Watches memory_jobs for due `connector_sync` jobs (queued by POST /api/connectors/{id}/sync) and, "
-                "when no sync_connectors run is queued or running, requests one drain run; frees dead workers' leases.",
-)
-
-session_jobs_sensor = queue_sensor(
-    name="session_jobs_sensor", job_types=(SESSION_SUMMARY,), job=sessions_job,
-    description="Watches memory_jobs for due `session_summary` jobs (queued by the session-end hook when it stores a "
-                "transcript) and, when no summarize_sessions run is queued or running, requests one drain run; frees "
-                "dead workers' leases.",
-)
-
-
-def backlog_observation(view: Backlog) -> dg.AssetObservation:
-    metadata: dict[str, Any] = {"depth": view.total.depth, "due": view.total.due, "leased": view.total.leased,
-                                "dead": view.total.dead, "drain_rate_per_s": view.total.ratePerS,
-                                "workers": len(view.workers)}
-    if view.total.etaS is not None:
-        metadata["eta_s"] = view.total.etaS
-    for job_type, q in view.queues.items():
-        metadata[f"{job_type}_depth"] = q.depth
-        metadata[f"{job_type}_rate_per_s"] = q.ratePerS
-    metadata["per_type"] = dg.MetadataValue.md("\n".join(
-        ["| job type | depth | due | waiting | leased | dead | jobs/s | ETA s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
-        + [f"| {t} | {q.depth} | {q.due} | {q.waiting} | {q.leased} | {q.dead} | {q.ratePerS} | "
-           f"{'-' if q.etaS is None else q.etaS} |" for t, q in view.queues.items()]))
-    return dg.AssetObservation(asset_key=MEMORY_JOBS.key, metadata=metadata)
-
-
-@dg.sensor(name="queue_backlog_sensor", minimum_interval_seconds=BACKLOG_EVERY_S,
-           default_status=dg.DefaultSensorStatus.RUNNING,
-           description="Every 30 s while the queue holds work (and once when it empties): an observation of the "
-                       "memory_jobs asset with its depth, due and leased jobs, drain rate and ETA per job type. "
-                       "Read the backlog on the memory_jobs asset page (its metadata plots) or in "
-                       "GET /api/pipeline/status.")
-def queue_backlog_sensor(context: dg.SensorEvaluationContext, signet: SignetStoreResource) -> dg.SensorResult:
-    with signet.database() as db:
-        if db is None or not job_store.queue_ready(db.reader()):
-            return dg.SensorResult(skip_reason="no memory store yet")
-        view = backlog(db)
-    was_empty = context.cursor in (None, "0")
-    if view.total.depth == 0 and was_empty:
-        return dg.SensorResult(skip_reason="the queue is empty", cursor="0")
-    return dg.SensorResult(asset_events=[backlog_observation(view)], cursor=str(view.total.depth))

@@ -3,7 +3,8 @@ and MEMORY.md, the working-memory summary, is regenerated on its schedule."""
 
 import dagster as dg
 
-from signet_pipeline.defs.assets.metadata import DrainConfig, bullet_list, drain_queue, latency, table
+from signet_pipeline.defs.metadata import bullet_list, latency, table
+from signet_pipeline.defs.queue.drain import DrainConfig, drain_queue
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
 from signet_pipeline.stages.drain.jobs import JobBatch
 from signet_pipeline.sessions.synthesis import agents_with_files, synthesize

@@ -1,35 +1,18 @@
-"""Asset checks: data quality of the pipeline's outputs, and the diagnostics domains evaluated on
-the assets they concern (the same functions /api/diagnostics serves)."""
+"""The diagnostics domains as asset checks, each evaluated on the asset it concerns (the same
+functions /api/diagnostics serves): healthy passes, degraded fails as a warning, unhealthy as an
+error. Assets are named by key, as they belong to other domains."""
 
 from typing import Any
 
 import dagster as dg
 
-from signet_pipeline.defs.assets.maintenance import retention_sweep
-from signet_pipeline.defs.assets.metadata import bullet_list, table
+from signet_pipeline.defs.metadata import bullet_list
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.ops import diagnostics
-from signet_pipeline.store import memories as mem_store
-
-ORPHAN_PREVIEW = 20
-
-
-@dg.asset_check(asset="derived_facts", description="Every derived fact points at a source memory that still exists "
-                                                 "(provenance shown in recall is never dangling).")
-def derived_facts_provenance(signet: SignetStoreResource) -> dg.AssetCheckResult:
-    conn = signet.service().db.reader()
-    orphans = mem_store.orphaned_derived(conn, ORPHAN_PREVIEW)
-    return dg.AssetCheckResult(
-        passed=not orphans,
-        metadata={"derived_facts": mem_store.derived_count(conn), "orphans_found": len(orphans),
-                  "orphans": table(["id", "missing source", "content"],
-                                   [[o["id"], o["source_memory_id"], o["content"]] for o in orphans])},
-    )
 
 
 def _diagnostic_check(domain: str, asset: Any, description: str) -> dg.AssetChecksDefinition:
-    """An asset check that evaluates one diagnostics domain (the same function /api/diagnostics
-    serves): healthy passes, degraded fails as a warning, unhealthy as an error."""
+    """An asset check that evaluates one diagnostics domain."""
 
     @dg.asset_check(name=f"{domain}_health", asset=asset, description=description)
     def _check(signet: SignetStoreResource) -> dg.AssetCheckResult:
@@ -62,6 +45,6 @@ mutation_health = _diagnostic_check(
     "mutation", "derived_facts", "Diagnostics, mutation domain (weight .10): at most 5 recoveries of deleted memories "
     "in 7 days.")
 storage_health = _diagnostic_check(
-    "storage", retention_sweep, "Diagnostics, storage domain (weight .14): tombstones at most 30% of memory rows "
+    "storage", "retention_sweep", "Diagnostics, storage domain (weight .14): tombstones at most 30% of memory rows "
     "(the retention sweep purges them past their window).")
 DIAGNOSTIC_CHECKS = [queue_health, provider_health, index_health, mutation_health, storage_health]

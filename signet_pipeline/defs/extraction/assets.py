@@ -1,7 +1,9 @@
-"""The memory pipeline as one drain: extraction (memory_extractions -> memory_decisions ->
-derived_facts), structural classification (entity_structure) and prospective hints (memory_hints)
-are one multi-asset, so a burst of remembered memories costs one run, not one per queue.
+"""The memory pipeline as one drain, and the re-extraction backfill.
 
+`memory_pipeline`: extraction (memory_extractions -> memory_decisions -> derived_facts),
+structural classification (entity_structure) and prospective hints (memory_hints) are one
+multi-asset, so a burst of remembered memories costs one run, not one per queue (the batches travel
+between the steps in memory, so the five materialize together; results.py builds what each reports).
 A run (sensor memory_jobs_sensor, job process_memories) leases batches from the three queues in
 order of precedence — an `extract` batch whenever extract jobs are due, else a
 `structural_classify` batch, else a `prospective_index` batch — until none has been due for
@@ -12,26 +14,48 @@ keeps extraction.concurrency calls in flight) instead of waiting for the extract
 the rules provider is CPU-bound Python and keeps one lane. Measured on a 2,000-memory
 backlog through `signet up`, one run per queue launched 9 runs whose start-up (a process, imports,
 the store and the embedder: ~3-5 s of CPU each) starved the extraction run; see docs/benchmarks.md.
+
+`reextracted_facts`: the operator's backfill; daily partitions by memory created_at run the same
+steps over stored memories after a model or prompt change; re-running is idempotent.
 """
 
 from collections.abc import Callable
+from datetime import datetime, timezone
 
 import dagster as dg
 from pydantic import Field
 
-from signet_pipeline.defs.assets.extraction import EXTRACTION_SPECS, extraction_results
-from signet_pipeline.defs.assets.graph import STRUCTURE_SPEC, structure_result
-from signet_pipeline.defs.assets.hints import HINTS_SPEC, hints_result
-from signet_pipeline.defs.assets.metadata import DrainConfig, drain_queue
+from signet_pipeline.defs.extraction.results import (
+    EXTRACTION_SPECS,
+    GROUP,
+    HINTS_SPEC,
+    STRUCTURE_SPEC,
+    extraction_results,
+    hints_result,
+    structure_result,
+    write_metadata,
+)
+from signet_pipeline.defs.metadata import bullet_list, latency
+from signet_pipeline.defs.queue.drain import DrainConfig, drain_queue
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
 from signet_pipeline.stages.drain.jobs import JobBatch, in_flight
-from signet_pipeline.stages.extraction.batch import RunTotals, run_jobs
+from signet_pipeline.stages.extraction.batch import (
+    RunTotals,
+    batch_for_memories,
+    decide_batch,
+    extract_batch,
+    run_jobs,
+    write_batch,
+)
 from signet_pipeline.stages.hints import enqueue_backfill, run_hint_jobs
 from signet_pipeline.stages.structural import run_structural_jobs
+from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.queue import EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, JobQueue
+from signet_pipeline.timeutil import to_iso
 
 # The queues this drain works, in order of precedence.
 MEMORY_QUEUES = (EXTRACT, STRUCTURAL_CLASSIFY, PROSPECTIVE_INDEX)
+REEXTRACT_START = "2024-01-01"
 
 
 class MemoryDrainConfig(DrainConfig):
@@ -73,3 +97,38 @@ def memory_pipeline(context: dg.AssetExecutionContext, config: MemoryDrainConfig
     yield from extraction_results(signet, extracted, provider.name, provider.model, report.as_metadata())
     yield structure_result(structure, provider.name, provider.model)
     yield hints_result(hints, provider.name, provider.model, queued)
+
+
+@dg.asset(
+    group_name=GROUP, kinds={"python", "sqlite"},
+    partitions_def=dg.DailyPartitionsDefinition(start_date=REEXTRACT_START, end_offset=1),
+    backfill_policy=dg.BackfillPolicy.single_run(),
+    description="Re-extraction backfill: runs extraction, decisions and controlled writes again over the memories "
+                "created in the selected days (after changing the model or prompts). Idempotent: facts already "
+                "stored dedupe, and each source memory's history records the re-run.",
+)
+def reextracted_facts(context: dg.AssetExecutionContext, signet: SignetStoreResource,
+                      llm: LlmResource) -> dg.MaterializeResult:
+    svc = signet.service()
+    provider = llm.create(svc.settings)
+    window = context.partition_time_window
+    start, end = (to_iso(t.astimezone(timezone.utc)) for t in (window.start, window.end))
+    size = svc.settings.pipeline.worker.batch_size
+    totals = RunTotals()
+    started = datetime.now(timezone.utc)
+    after_rid = 0
+    while True:
+        # Keyset pages: a long range never holds all ids, and facts written meanwhile are skipped
+        # (they are derived, not raw).
+        page = mem_store.raw_created_between(svc.db.reader(), start, end, after_rid=after_rid, limit=size)
+        if not page:
+            break
+        after_rid = page[-1][0]
+        totals.add(write_batch(svc, None, decide_batch(svc, provider, extract_batch(
+            svc, provider, batch_for_memories(svc, provider, [mid for _, mid in page])))))
+    return dg.MaterializeResult(metadata={
+        "partition_range": f"{start} .. {end}", "memories_reprocessed": totals.counts["items"],
+        **write_metadata(totals), "failures": totals.counts["failed"], "provider": provider.name,
+        "model": provider.model, "elapsed_s": round((datetime.now(timezone.utc) - started).total_seconds(), 2),
+        **latency(totals.extract_ms + totals.decision_ms, "llm"), "warnings": bullet_list(totals.warnings),
+    })

@@ -1,14 +1,12 @@
-"""Schedules: periodic graph and maintenance work."""
+"""The maintenance domain's schedules: retention sweep, maintenance cycle and daily backup.
+
+Their intervals come from the workspace's settings when the code location loads (a change needs a
+reload of the location in the UI, as any code change does)."""
 
 import dagster as dg
 
 from signet_pipeline.config import load_settings
-from signet_pipeline.defs.jobs import backup_job, communities_job, maintenance_job, memory_md_job, retention_job
-
-communities_schedule = dg.ScheduleDefinition(
-    job=communities_job, cron_schedule="15 3 * * *", default_status=dg.DefaultScheduleStatus.RUNNING,
-    description="Entity communities once a day (03:15); materialize entity_communities by hand for an update now.",
-)
+from signet_pipeline.defs.maintenance.jobs import backup_job, maintenance_job, retention_job
 
 
 def every_minutes_cron(interval_ms: int) -> str:
@@ -19,8 +17,6 @@ def every_minutes_cron(interval_ms: int) -> str:
     return "0 * * * *" if minutes < 120 else f"0 */{min(23, minutes // 60)} * * *"
 
 
-# The interval comes from the workspace's settings when the code location loads (a change needs a
-# reload of the location in the UI, as any code change does).
 _settings = load_settings()
 
 retention_schedule = dg.ScheduleDefinition(
@@ -29,7 +25,6 @@ retention_schedule = dg.ScheduleDefinition(
     description="Retention sweep every memory.pipelineV2.retention.intervalHours (default 6 h); purges nothing "
                 "inside its window.",
 )
-
 
 maintenance_schedule = dg.ScheduleDefinition(
     job=maintenance_job, cron_schedule=every_minutes_cron(_settings.autonomous.maintenance_interval_ms),
@@ -43,13 +38,4 @@ backup_schedule = dg.build_schedule_from_partitioned_job(
     default_status=dg.DefaultScheduleStatus.RUNNING if _settings.backup.enabled else dg.DefaultScheduleStatus.STOPPED,
     description="Backs up the day that ended, daily at backup.hour:backup.minute (default 02:30); keeps the newest "
                 "backup.keep days under <workspace>/backups.",
-)
-
-_SYNTHESIS_CRON = {"daily": "0 4 * * *", "weekly": "0 4 * * 1", "on-demand": "0 4 * * *"}
-memory_md_schedule = dg.ScheduleDefinition(
-    job=memory_md_job, cron_schedule=_SYNTHESIS_CRON[_settings.memory.synthesis.schedule],
-    default_status=dg.DefaultScheduleStatus.STOPPED if _settings.memory.synthesis.schedule == "on-demand"
-    else dg.DefaultScheduleStatus.RUNNING,
-    description="MEMORY.md synthesis at 04:00, daily or on Mondays (memory.synthesis.schedule); stopped when the "
-                "schedule is on-demand (materialize memory_md by hand, or a harness uses /api/hooks/synthesis).",
 )

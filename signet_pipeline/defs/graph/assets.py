@@ -1,13 +1,12 @@
-"""Graph assets: structural classification of entity facts (materialized by the memory_pipeline
-drain) and community detection over the entity graph (daily schedule and on demand)."""
+"""Graph asset: community detection over the entity graph (daily schedule and on demand). The
+structural classification of entity facts (entity_structure, group graph) is materialized by the
+extraction domain's memory_pipeline drain."""
 
 import dagster as dg
 
-from signet_pipeline.defs.assets.metadata import bullet_list, latency, table
+from signet_pipeline.defs.metadata import table
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.stages.communities import detect_all
-from signet_pipeline.stages.drain.jobs import JobBatch
-from signet_pipeline.stages.structural import ClassifyReport
 
 GROUP = "graph"
 
@@ -35,25 +34,4 @@ def entity_communities(context: dg.AssetExecutionContext, signet: SignetStoreRes
                            [[r.agent_id, r.nodes, r.edges, r.communities, r.modularity, r.quality,
                              ", ".join(f"{label} ({size})" for label, size in r.largest[:5])] for r in results],
                            empty="no entities yet"),
-    })
-
-
-STRUCTURE_SPEC = dg.AssetSpec(
-    "entity_structure", group_name=GROUP, kinds={"python", "sqlite"},
-    description="Structural classification over the `structural_classify` queue (one job per entity with new "
-                "facts): each fact gets an aspect and a kind (attribute | constraint) through the LLM provider, "
-                "entities still typed 'extracted' get a type, then contradicted siblings are superseded.",
-)
-
-
-def structure_result(batch: JobBatch[ClassifyReport], provider_name: str, model: str) -> dg.MaterializeResult:
-    warnings = [f"{r.entity_id}: {w}" for r in batch.reports for w in r.warnings]
-    return dg.MaterializeResult(asset_key=STRUCTURE_SPEC.key, metadata={
-        "jobs_leased": batch.leased, "entities_classified": len(batch.reports),
-        "facts_classified": sum(r.classified for r in batch.reports),
-        "constraints": sum(r.constraints for r in batch.reports),
-        "superseded": sum(r.superseded for r in batch.reports),
-        "types_inferred": dg.MetadataValue.json({r.entity_id: r.type_set for r in batch.reports if r.type_set}),
-        "failures": len(batch.failed), "dead": batch.dead, "provider": provider_name, "model": model,
-        **latency(batch.llm_ms, "llm"), "warnings": bullet_list(warnings[:50] + batch.failed[:20]),
     })

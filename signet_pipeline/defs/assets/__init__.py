@@ -1,1 +1,0 @@
-"""Dagster assets: thin shells over the pipeline steps, one module per asset family."""
