@@ -4,7 +4,7 @@ every check against it). FastAPI's schema is completed here, in one place:
 - every error response has the body the error handlers send (signet_api/errors.py): `{"error":
   {"code", "message"}}`, on /api/hooks/* `{"error": message, "code"}`; no FastAPI `{"detail"}`;
 - the statuses any route may answer are added to each: 401 and 403 (tokens, roles, the local-name
-  and cross-site guards), 400 and 413 where a body is read (not JSON, over the body limit), 429
+  and cross-site guards), 400 and 413 where a body is read (refused as sent; over the body limit), 429
   where a rate limit applies (signet_api/auth.py RATE_LIMITS); the hooks answer a body that fails
   validation with 400, not 422;
 - each route declares the others it answers with `errors(404, 409, ...)`;
@@ -23,7 +23,7 @@ from signet_api.auth import RATE_LIMITS
 from signet_api.errors import HOOKS_PREFIX
 
 DESCRIPTIONS = {
-    400: "Refused: the request cannot be acted on as sent (`code` says why), or its body is not JSON",
+    400: "Refused: the request cannot be acted on as sent (`code` says why); on /api/hooks/* also a body that does not validate",
     401: "No valid Bearer token (auth.mode team, or hybrid off loopback; never in local mode)",
     403: "Not allowed: the token's role or scope, a Host that is not a local name (auth.allowedHosts), "
          "a cross-site request, or a route for local callers only",
