@@ -140,8 +140,13 @@ class RepairConfig(Section):
 class HooksConfig(Section):
     """Harness hooks: how much context session-start and user-prompt-submit inject."""
 
-    session_start_budget_chars: int = Field(2000, ge=200, le=50_000)
-    session_start_limit: int = Field(10, ge=1, le=100, description="recalled memories considered")
+    # One budget the sections of session-start share (sessions/inject.py): the reference's default,
+    # 12,000 tokens at 4 characters a token, which gives its identity files their budgets in full.
+    session_start_budget_chars: int = Field(48_000, ge=200, le=200_000)
+    session_start_limit: int = Field(50, ge=1, le=100, description="memories hybrid search and the project's newest "
+                                                                   "each add to session-start's candidate pool")
+    session_start_identity: bool = Field(True, description="session-start injects the workspace's AGENTS.md, "
+                                                           "SOUL.md, IDENTITY.md and USER.md")
     prompt_budget_chars: int = Field(1000, ge=100, le=20_000, description="user-prompt-submit injection")
     prompt_limit: int = Field(5, ge=1, le=50, description="memories user-prompt-submit considers")
     prompt_min_score: float = Field(0.3, ge=0.0, le=1.0, description="weaker matches are not injected")

@@ -10,8 +10,9 @@ def hook(client, name, **body):
 
 def test_user_prompt_submit_injects_what_the_session_does_not_hold(client):
     tea = remember(client, "Priya drinks green tea every morning")
-    remember(client, "The staging cluster runs on Kubernetes 1.29")
-    start = hook(client, "session-start", harness="claude-code", sessionKey="s1", context="green tea").json()
+    remember(client, "The staging cluster runs on Kubernetes 1.29", project="/repo/infra")  # another project's
+    start = hook(client, "session-start", harness="claude-code", sessionKey="s1", project="/repo/app",
+                 context="green tea").json()
     assert tea["id"] in {m["id"] for m in start["memories"]}
     first = hook(client, "user-prompt-submit", harness="claude-code", sessionKey="s1",
                  userMessage="which kubernetes version does the staging cluster run?").json()

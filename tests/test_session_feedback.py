@@ -42,7 +42,8 @@ def planted(client):
 
 def test_session_start_injects_pinned_first_and_records_ranks(client, svc, planted):
     body = start(client, sessionKey="s1", context="Nicholai editor theme")
-    assert body["inject"].startswith("[signet memory]\n- Always answer in British English")
+    listed = body["inject"].split("## Relevant Memories", 1)[1].splitlines()
+    assert listed[1].startswith("- Always answer in British English (pinned, ")
     ids = [m["id"] for m in body["memories"]]
     assert ids[0] == planted["pinned"] and planted["pref"] in ids
     assert [m["source"] for m in body["memories"]][0] == "pinned"
@@ -104,8 +105,9 @@ def test_confirmed_aspects_gain_weight_once_per_session(client, svc, planted):
 
 
 def test_search_without_injection_confirms_nothing(client, svc, planted):
-    start(client, sessionKey="s3", context="unrelated words entirely")
-    recall(client, "SQLite WAL journal", sessionKey="s3")
+    remember(client, "The nightly backup copies the vault to Backblaze", project="/repo/other")
+    start(client, sessionKey="s3", project="/repo/mine", context="unrelated words entirely")
+    recall(client, "Backblaze vault backup", sessionKey="s3")
     assert end(client, sessionKey="s3")["feedback"]["ftsConfirmations"] == 0
 
 

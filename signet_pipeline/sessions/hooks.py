@@ -1,17 +1,20 @@
 """Harness session hooks (wire-contract.md "Hook endpoints"): what session-start injects and what
 session-end settles.
 
-session-start builds the context a harness prints into a new session, within a character budget:
-pinned memories and the constraints of the session's focal entities first (they must not be
-crowded out), then what recall finds for the session's context or project. The memories injected
-are recorded in session_memories with their rank, so later searches of the session can confirm
-them (sessions/aspect_feedback.py runs at session end).
+session-start builds the context a harness prints into a new session (sessions/inject.py composes
+the text within one character budget): a guide to memory, the date, the identity files, the
+working memory, and the memories of a candidate pool assembled from the session's project (hybrid
+search, its newest memories, the graph walk from its entities) ranked pinned first, then by
+importance x recency, with the constraints of the entities in scope. The memories injected are
+recorded in session_memories with their rank (continuity scoring and aspect feedback at session
+end) and in the session's ledger, so that user-prompt-submit does not give them again.
 """
 
 from __future__ import annotations
 
 import logging
 import re
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -20,22 +23,26 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from signet_pipeline import limits
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import FileRefused, InvalidRequest, QueryTimeout
-from signet_pipeline.graph.traversal import traverse
+from signet_pipeline.graph.traversal import Traversal, traverse
 from signet_pipeline.limits import TranscriptText
 from signet_pipeline.models import MAX_PROJECT_CHARS, RecallHit, RecallRequest, Visibility
 from signet_pipeline.providers.local_files import LocalFiles
 from signet_pipeline.recall.search import RecallOptions, recall
+from signet_pipeline.recall.session_context import Ledger
 from signet_pipeline.request_rules import NOT_BLANK, STRICT, required_in_schema
 from signet_pipeline.service import MemoryService
-from signet_pipeline.sessions import checkpoints
-from signet_pipeline.sessions import synthesis
+from signet_pipeline.sessions import checkpoints, identity, synthesis
+from signet_pipeline.sessions import inject as inject_text
+from signet_pipeline.sessions.inject import Candidate, rank
 from signet_pipeline.sessions.synthesis import SUMMARY_TYPE
 from signet_pipeline.sessions.aspect_feedback import apply_session_feedback
+from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.store.queue import SESSION_SUMMARY
+from signet_pipeline.text.content import tags_text
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import ensure_writable
 
@@ -102,14 +109,22 @@ class SessionEndRequest(_HookRequest):
 class InjectedMemory(BaseModel):
     id: str
     content: str
-    source: str  # pinned | constraint | recall
+    source: str  # pinned | constraint | recall | project | graph | recent: what found it
+
+
+class StartMemory(InjectedMemory):
+    """A memory session-start gave, with the reference's fields besides ours."""
+
+    type: str
+    importance: float
+    created_at: str
 
 
 class SessionStartResult(BaseModel):
     inject: str
     recentContext: str | None = None
     sessionKey: str | None = None
-    memories: list[InjectedMemory]
+    memories: list[StartMemory]  # in the order the inject shows them
 
 
 class SessionEndResult(BaseModel):
@@ -131,24 +146,63 @@ def session_query(req: SessionStartRequest) -> str:
     return ""
 
 
-def _candidates(svc: MemoryService, req: SessionStartRequest, query: str, record: bool) -> list[InjectedMemory]:
-    """Memories in injection order, each once (`record`: the recall counts as their use)."""
-    conn = svc.db.reader()
-    flt = MemoryFilter(agent_id=req.agent_id, pinned=True, decay_rate=svc.settings.memory.decay_rate)
-    picked = [InjectedMemory(id=r["id"], content=r["content"], source="pinned")
-              for r in mem_store.list_page(conn, flt, PINNED_MAX, 0)]
-    pipeline = svc.settings.pipeline
+def _pool(svc: MemoryService, req: SessionStartRequest, given: set[str],
+          record: bool) -> tuple[list[Candidate], list[Candidate]]:
+    """(memories ranked, constraints): the pinned memories, the constraints of the entities in
+    scope, what hybrid search finds for the session's context or project, the project's newest
+    memories, what the graph walk from its entities reaches and the newest standing memories; each
+    once, none the session was given already (its ledger; compaction starts a new epoch).
+    `record`: the search counts as the use of what it found."""
+    conn, hooks, pipeline = svc.db.reader(), svc.settings.hooks, svc.settings.pipeline
+    query = session_query(req)
+    found: dict[str, str] = {}  # memory id -> the first source that found it
+
+    def add(ids: list[str], source: str) -> None:
+        for memory_id in ids:
+            found.setdefault(memory_id, source)
+
+    add([r["id"] for r in mem_store.list_page(conn, MemoryFilter(agent_id=req.agent_id, pinned=True), PINNED_MAX, 0)],
+        "pinned")
+    walk = Traversal()
     if pipeline.graph_on and pipeline.traversal.enabled:
-        constraint_ids = traverse(conn, req.agent_id, query, req.project, pipeline.traversal).constraints
-        visible = mem_store.visible_ids(conn, list(constraint_ids), MemoryFilter(agent_id=req.agent_id))
-        rows = sorted(mem_store.fetch_many(conn, sorted(visible)).values(), key=lambda r: -r["importance"])
-        picked += [InjectedMemory(id=r["id"], content=r["content"], source="constraint") for r in rows]
-    if query:
-        found = context_recall(svc, RecallRequest(query=query, limit=svc.settings.hooks.session_start_limit,
-                                                  agent_id=req.agent_id), RecallOptions(track_access=record))
-        picked += [InjectedMemory(id=hit.id, content=hit.content, source="recall") for hit in found]
-    seen: set[str] = set()
-    return [m for m in picked if not (m.id in seen or seen.add(m.id))]
+        walk = traverse(conn, req.agent_id, query, req.project, pipeline.traversal)
+        add(sorted(walk.constraints), "constraint")
+    if query:  # the walk above is the graph leg: recall's own would repeat it
+        add([hit.id for hit in context_recall(svc, RecallRequest(query=query, limit=hooks.session_start_limit,
+                                                                 agent_id=req.agent_id),
+                                              RecallOptions(track_access=record, graph=False))], "recall")
+    if req.project:
+        flt = MemoryFilter(agent_id=req.agent_id, project=req.project)
+        add([r["id"] for r in mem_store.list_page(conn, flt, hooks.session_start_limit, 0)], "project")
+    add(sorted(walk.memory_ids), "graph")
+    # Standing knowledge (preferences, people, the user): the newest memories of no project, or of
+    # any when the session names none. Another project's memories come only through search or walk.
+    newest = mem_store.list_page(conn, MemoryFilter(agent_id=req.agent_id), 3 * hooks.session_start_limit, 0)
+    add([r["id"] for r in newest if not req.project or r["project"] is None], "recent")
+    visible = mem_store.visible_ids(conn, [m for m in found if m not in given], MemoryFilter(agent_id=req.agent_id))
+    rows = mem_store.fetch_many(conn, sorted(visible))
+    candidates = [Candidate(id=r["id"], content=r["content"], source=found[r["id"]], type=r["type"],
+                            importance=r["importance"], created_at=r["created_at"], pinned=bool(r["pinned"]),
+                            tags=[t for t in tags_text(r["tags"]).split(",") if t]) for r in rows.values()]
+    # A summary is where a session left off: the working-memory section shows the latest one.
+    memories = [c for c in candidates if c.source != "constraint" and (c.pinned or c.type != SUMMARY_TYPE)]
+    constraints = sorted((c for c in candidates if c.source == "constraint"), key=lambda c: -c.importance)
+    _label(conn, constraints, walk.focal)
+    return rank(memories, datetime.now(timezone.utc), svc.settings.memory.decay_rate), constraints
+
+
+def _label(conn, constraints: list[Candidate], focal: list[str]) -> None:
+    """Name each constraint's entity: a focal one it mentions, else its most mentioned."""
+    linked = graph_store.linked_entities(conn, [c.id for c in constraints])
+    names: dict[str, str | None] = {}
+    for c in constraints:
+        entities = sorted(linked.get(c.id, []), key=lambda e: (e[0] not in focal, -e[1]))
+        if entities:
+            entity_id = entities[0][0]
+            if entity_id not in names:
+                row = graph_store.entity_row(conn, entity_id)
+                names[entity_id] = row["name"] if row else None
+            c.label = names[entity_id]
 
 
 def context_recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> list[RecallHit]:
@@ -178,20 +232,20 @@ def compose(candidates: list[InjectedMemory], budget: int) -> tuple[str, list[In
     return ("\n".join(lines) if injected else ""), injected
 
 
-def recent_context(svc: MemoryService, req: SessionStartRequest) -> str | None:
-    """The agent's MEMORY.md (synthesis.py) when there is one; else where the last session left
-    off: the newest session summary (compaction or session-end) the agent can see, of this project
-    when one is named. Cut to RECENT_CONTEXT_CHARS."""
-    working_memory = synthesis.read(svc, req.agent_id)
-    if working_memory:
-        return _cut(working_memory)
+def working_memory(svc: MemoryService, req: SessionStartRequest) -> tuple[str, str] | None:
+    """(heading, text): the agent's MEMORY.md (synthesis.py) when there is one; else where the last
+    session left off: the newest session summary (compaction or session-end) the agent can see, of
+    this project when one is named."""
+    text = synthesis.read(svc, req.agent_id)
+    if text:
+        return "Working Memory", text
     flt = MemoryFilter(agent_id=req.agent_id, types=[SUMMARY_TYPE], project=req.project)
     # The agent's own sessions: another agent's shared summary is not where this one left off.
     latest = next((r for r in mem_store.list_page(svc.db.reader(), flt, RECENT_CONTEXT_SCAN, 0)
                    if r["agent_id"] == req.agent_id), None)
     if latest is None:
         return None
-    return _cut(" ".join(latest["content"].split()))
+    return "Where The Last Session Left Off", " ".join(latest["content"].split())
 
 
 def _cut(text: str) -> str:
@@ -199,11 +253,17 @@ def _cut(text: str) -> str:
 
 
 def session_start(svc: MemoryService, req: SessionStartRequest, *, record: bool = True) -> SessionStartResult:
-    """`record` off (a readonly token, mutations frozen): the context is answered, and neither the
-    session nor what it was given is kept."""
+    """The context for a new session (inject.py composes it). `record` off (a readonly token,
+    mutations frozen): the context is answered, and neither the session nor what it was given is kept."""
     harness = req.require_harness()
-    inject, injected = compose(_candidates(svc, req, session_query(req), record),
-                               svc.settings.hooks.session_start_budget_chars)
+    hooks = svc.settings.hooks
+    memories, constraints = _pool(svc, req, Ledger.load(svc, req.session_key, req.agent_id).given, record)
+    files = identity.injected_files(svc, req.agent_id) if hooks.session_start_identity else []
+    working = working_memory(svc, req)
+    if working:
+        files.append((*working, identity.WORKING_MEMORY_CHARS))
+    inject, injected = inject_text.compose(hooks.session_start_budget_chars, now=datetime.now().astimezone(),
+                                           files=files, memories=memories, constraints=constraints)
     if req.session_key and record:
         now = now_iso()
         with svc.db.write() as conn:
@@ -213,8 +273,11 @@ def session_start(svc: MemoryService, req: SessionStartRequest, *, record: bool 
                                            memory_ids=[m.id for m in injected], now=now)
             epoch = sessions_store.context_epoch(conn, req.session_key, req.agent_id)
             sessions_store.record_given(conn, req.session_key, req.agent_id, epoch, [m.id for m in injected], now)
-    return SessionStartResult(inject=inject, recentContext=recent_context(svc, req), sessionKey=req.session_key,
-                              memories=injected)
+    return SessionStartResult(inject=inject, recentContext=_cut(working[1]) if working else None,
+                              sessionKey=req.session_key,
+                              memories=[StartMemory(id=m.id, content=m.content, source=m.source, type=m.type,
+                                                    importance=m.importance, created_at=m.created_at)
+                                        for m in injected])
 
 
 def read_transcript(req: SessionEndRequest, settings: Settings, *, read_files: bool) -> str | None:

@@ -1,4 +1,5 @@
-"""The agent's identity from its workspace files: `IDENTITY.md` first, then `AGENTS.md`.
+"""The agent's identity from its workspace files: `IDENTITY.md` first, then `AGENTS.md`; and the
+identity files session-start injects (AGENTS.md, SOUL.md, IDENTITY.md, USER.md).
 
 A file may open with YAML front matter (`name:`, `description:`, ...); otherwise `Name: value`
 lines (bold or bulleted) are read, and the first heading and paragraph stand for the name and the
@@ -11,6 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import yaml
+
+from signet_pipeline.service import MemoryService
+from signet_pipeline.sessions.synthesis import memory_md_path
 
 FILES = ("IDENTITY.md", "AGENTS.md")
 MAX_BYTES = 256 * 1024
@@ -63,3 +67,35 @@ def identity(workspace: Path) -> dict[str, Any]:
         sources.append(name)
     return {"name": found.get("name"), "description": found.get("description"), "sources": sources,
             **{k: v for k, v in found.items() if k not in ("name", "description")}}
+
+
+# What session-start injects of the workspace, each file under its heading and cut to its budget: the
+# reference daemon's character budgets at its default overall budget (sessions/inject.py scales them
+# down with a smaller one). AGENTS.md first: how the agent works comes before who it is.
+INJECTED = (("AGENTS.md", "Agent Instructions", 12_000), ("SOUL.md", "Soul", 4_000),
+            ("IDENTITY.md", "Identity", 2_000), ("USER.md", "About Your User", 6_000))
+WORKING_MEMORY_CHARS = 10_000  # MEMORY.md (sessions/synthesis.py)
+
+
+def agent_file(svc: MemoryService, agent_id: str, name: str) -> Path | None:
+    """The agent's own copy of a workspace file (in `agents/<id>/`, beside its MEMORY.md) when it
+    has one, else the workspace's (written for every agent), else None."""
+    for directory in dict.fromkeys((memory_md_path(svc, agent_id).parent, svc.settings.workspace)):
+        path = directory / name
+        if path.is_file():
+            return path
+    return None
+
+
+def injected_files(svc: MemoryService, agent_id: str) -> list[tuple[str, str, int]]:
+    """(heading, text, budget) of each identity file the agent has that is not blank."""
+    found = []
+    for name, heading, budget in INJECTED:
+        path = agent_file(svc, agent_id, name)
+        try:
+            text = path.read_bytes()[:MAX_BYTES].decode("utf-8", errors="replace").strip() if path else ""
+        except OSError:  # removed or unreadable since it was found: the session starts without it
+            text = ""
+        if text:
+            found.append((heading, text, budget))
+    return found
