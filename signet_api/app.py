@@ -12,6 +12,7 @@ from signet_api.errors import install_error_handlers
 from signet_api import openapi, pages
 from signet_api.middleware import AnalyticsMiddleware, BodyLimitMiddleware
 from signet_api.routes import (
+    agents,
     analytics,
     auth,
     checkpoints,
@@ -22,11 +23,13 @@ from signet_api.routes import (
     feedback,
     hooks,
     knowledge,
+    lineage,
     mcp,
     memory,
     mutations,
     projection,
     repair,
+    sessions,
     synthesis,
     system,
     telemetry,
@@ -87,10 +90,13 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.include_router(documents.router)
     app.include_router(connectors.router)
     app.include_router(knowledge.router)
+    app.include_router(lineage.router)
     hooks.install(app)  # the router and its no-op answers
     app.include_router(checkpoints.router)
+    app.include_router(sessions.router)
     app.include_router(diagnostics.router)
     app.include_router(repair.router)
+    app.include_router(agents.router)
     app.include_router(embeddings.router)
     app.include_router(projection.router)
     app.include_router(analytics.router)

@@ -56,18 +56,23 @@ async def actor(request: Request) -> Actor:
                  type=headers.get("x-signet-actor-type") or "operator", request_id=request_id)
 
 
-def reading_agent(request: Request, agent_id: str | None = None) -> str:
-    """The agent a request acts as: a token scoped to an agent decides (whatever the body or the
-    query says), an agent or readonly token without one acts as its subject; operators, admins and
-    trusted local callers act as the requested agent (`agentId` or `agent_id`), the
-    x-signet-agent-id header, the agent of the x-signet-session-key's session (spec), or `default`."""
+def bound_agent(request: Request) -> str | None:
+    """The agent a token binds its caller to, whatever the request asks: its agent scope, else the
+    subject of an agent or readonly token. None for operators, admins and trusted local callers."""
     claims = _claims(request)
     if claims is not None and claims.scope.agent:
         return claims.scope.agent
     if claims is not None and claims.role in ("agent", "readonly"):
         return claims.sub  # an agent token without an agent scope acts as its subject, never as anyone asked
-    return (agent_id or request.query_params.get("agent_id") or request.headers.get("x-signet-agent-id")
-            or _session_agent(request) or "default")
+    return None
+
+
+def reading_agent(request: Request, agent_id: str | None = None) -> str:
+    """The agent a request acts as: the token's (bound_agent) when it binds one; operators, admins
+    and trusted local callers act as the requested agent (`agentId` or `agent_id`), the
+    x-signet-agent-id header, the agent of the x-signet-session-key's session (spec), or `default`."""
+    return (bound_agent(request) or agent_id or request.query_params.get("agent_id")
+            or request.headers.get("x-signet-agent-id") or _session_agent(request) or "default")
 
 
 def _session_agent(request: Request) -> str | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
 from signet_pipeline import limits
 from signet_pipeline.limits import MemoryText, Metadata, TranscriptText
@@ -227,6 +227,15 @@ class RecallHit(BaseModel):
     temporal_start_at: str | None = None
     temporal_end_at: str | None = None
     transcript: str | None = None  # with `expand`: the session's transcript (first 4,000 characters)
+
+    # The SDK's result fields: recall answers a memory's whole content, never a cut of it.
+    @computed_field
+    def content_length(self) -> int:
+        return len(self.content)
+
+    @computed_field
+    def truncated(self) -> bool:
+        return False
 
 
 class RecallResult(BaseModel):

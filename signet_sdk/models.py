@@ -33,6 +33,8 @@ class RecallHit(_Model):
     importance: float | None = None
     created_at: str | None = None
     source: str | None = None
+    content_length: int | None = None
+    truncated: bool | None = None
 
 
 class RecallResult(_Model):
@@ -86,6 +88,13 @@ class Document(_Model):
     chunkCount: int | None = None
     memoryCount: int | None = None
     jobId: int | None = None
+    # The same values under the reference SDK's names (servers of this version send both).
+    source_type: str | None = None
+    source_url: str | None = None
+    chunk_count: int | None = None
+    memory_count: int | None = None
+    created_at: str | None = None
+    updated_at: str | None = None
 
 
 class Status(_Model):
@@ -95,3 +104,6 @@ class Status(_Model):
     pid: int | None = None
     uptime: float | None = None
     memories: Any = None
+    status: str | None = None
+    startedAt: str | None = None
+    port: int | None = None

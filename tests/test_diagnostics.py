@@ -135,4 +135,6 @@ def test_embedding_health_counts_missing_and_stale_vectors(client, svc):
     body = client.get("/api/embeddings/health").json()
     assert (body["live"], body["embedded"], body["missing"], body["stale"]) == (3, 1, 2, 1)
     assert body["coveragePct"] == pytest.approx(33.33) and body["provider"]["available"]
-    assert client.get("/api/repair/embedding-gaps").json() == {"unembedded": 2, "stale": 1, "model": body["model"]}
+    gaps = client.get("/api/repair/embedding-gaps").json()
+    assert (gaps["total"], gaps["unembedded"], gaps["coverage"], gaps["stale"], gaps["model"]) == (
+        3, 2, "33.3%", 1, body["model"])

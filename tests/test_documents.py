@@ -116,7 +116,8 @@ def test_a_text_document_is_chunked_and_deleted_with_its_chunks(client, svc, mak
     listed = client.get("/api/documents", params={"status": "done"}).json()
     assert listed["total"] == 1 and listed["documents"][0]["id"] == doc_id
     gone = client.delete(f"/api/documents/{doc_id}").json()
-    assert gone == {"id": doc_id, "status": "deleted", "memoriesDeleted": doc["memoryCount"]}
+    assert gone == {"id": doc_id, "status": "deleted", "memoriesDeleted": doc["memoryCount"],
+                    "memoriesRemoved": doc["memoryCount"]}
     assert client.get(f"/api/documents/{doc_id}").status_code == 404
     assert client.post("/api/memory/recall", json={"query": "billing retry policy"}).json()["results"] == []
 

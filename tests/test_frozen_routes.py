@@ -32,6 +32,8 @@ EXEMPT = {
     ("POST", "/api/repair/{action}"): "queue and index upkeep; its actions that change memories (retention-sweep, "
                                       "clean-orphans, deduplicate) refuse while frozen (test below)",
     ("GET", "/api/logs/stream"): "an endless event stream over the log table: a read",
+    ("POST", "/api/repair/re-embed"): "vectors of existing memories (index upkeep, as the other repair actions); "
+                                      "its dryRun writes nothing",
 }
 HARNESS = {"harness": "test-harness"}
 
@@ -124,6 +126,24 @@ def calls(ids: dict[str, str]) -> dict[tuple[str, str], list[tuple[str, str, dic
         ("GET", "/memory/similar"): [(QUIET, "/memory/similar", {"params": {"id": memory}})],
         ("POST", "/api/knowledge/entities/{entity_id}/pin"): [(REFUSE, pin, {})],
         ("DELETE", "/api/knowledge/entities/{entity_id}/pin"): [(REFUSE, pin, {})],
+        # Graph reads by name (the seeded "Alice deploys the Berlin service" links Berlin, aspect general).
+        ("GET", "/api/knowledge/navigation/entity"): [
+            (QUIET, "/api/knowledge/navigation/entity", {"params": {"name": "Berlin"}})],
+        ("GET", "/api/knowledge/navigation/tree"): [
+            (QUIET, "/api/knowledge/navigation/tree", {"params": {"entity": "Berlin"}})],
+        ("GET", "/api/knowledge/navigation/aspects"): [
+            (QUIET, "/api/knowledge/navigation/aspects", {"params": {"entity": "Berlin"}})],
+        ("GET", "/api/knowledge/navigation/groups"): [
+            (QUIET, "/api/knowledge/navigation/groups", {"params": {"entity": "Berlin", "aspect": "general"}})],
+        ("GET", "/api/knowledge/navigation/claims"): [(QUIET, "/api/knowledge/navigation/claims", {
+            "params": {"entity": "Berlin", "aspect": "general", "group": "general"}})],
+        ("GET", "/api/knowledge/navigation/attributes"): [(QUIET, "/api/knowledge/navigation/attributes", {
+            "params": {"entity": "Berlin", "aspect": "general", "group": "general", "claim": "any"}})],
+        ("POST", "/api/knowledge/expand"): [(QUIET, "/api/knowledge/expand", {"json": {"entity": "Berlin"}})],
+        ("POST", "/api/knowledge/expand/session"): [
+            (QUIET, "/api/knowledge/expand/session", {"json": {"entityName": "Berlin"}})],
+        ("POST", "/api/sessions/summaries/expand"): [
+            (QUIET, "/api/sessions/summaries/expand", {"json": {"id": memory}})],
         ("POST", "/api/documents"): [(REFUSE, "/api/documents", {"json": {"content": "Another runbook."}})],
         ("DELETE", "/api/documents/{document_id}"): [(REFUSE, f"/api/documents/{ids['document_id']}", {})],
         ("POST", "/api/connectors/{connector_id}/sync"): [(REFUSE, f"/api/connectors/{ids['connector_id']}/sync", {})],
@@ -141,7 +161,21 @@ def calls(ids: dict[str, str]) -> dict[tuple[str, str], list[tuple[str, str, dic
                                                       {"json": {**session, "summary": "We moved the retro."}})],
         ("POST", "/api/hooks/session-end"): [(REFUSE, "/api/hooks/session-end",
                                               {"json": {**session, "transcript": "user: hi\nassistant: hello"}})],
+        ("POST", "/api/hooks/session-checkpoint-extract"): [
+            (REFUSE, "/api/hooks/session-checkpoint-extract",
+             {"json": {**session, "transcript": "user: the retro moved to Thursdays\n" * 40}})],
+        # A skill use is recorded when not frozen; while frozen the answer says recorded: false.
+        ("POST", "/api/hooks/skill-invocation"): [(RECORDS, "/api/hooks/skill-invocation",
+                                                   {"json": {**session, "skillName": "review", "toolUseId": "t1"}})],
+        # The adapter's health is kept in the service's memory, not in the store.
+        ("POST", "/api/diagnostics/openclaw/heartbeat"): [(QUIET, "/api/diagnostics/openclaw/heartbeat",
+                                                           {"json": {"pluginVersion": "1.0"}})],
+        ("POST", "/api/agents"): [(REFUSE, "/api/agents", {"json": {"name": "zed"}})],
+        ("DELETE", "/api/agents/{name}"): [(REFUSE, "/api/agents/default", {"params": {"purge": "true"}})],
+        ("GET", "/api/agents/{name}"): [(QUIET, "/api/agents/default", {})],
         ("POST", "/api/hooks/synthesis"): [(QUIET, "/api/hooks/synthesis", {"json": {}})],
+        ("POST", "/api/sessions/{session_key}/bypass"): [(REFUSE, "/api/sessions/s1/bypass", {"json": {"enabled": True}})],
+        ("POST", "/api/sessions/search"): [(QUIET, "/api/sessions/search", {"json": {"query": "Berlin deploys"}})],
         ("POST", "/api/hooks/synthesis/complete"): [(REFUSE, "/api/hooks/synthesis/complete",
                                                      {"json": {"content": "# Memory\n- Alice deploys on Fridays"}})],
         ("POST", "/api/auth/token"): [(QUIET, "/api/auth/token", {"json": {"sub": "bot", "role": "agent"}})],

@@ -24,7 +24,10 @@ from tests.conftest import remember
 from tests.test_concurrency import LiveServer
 
 TOOL_NAMES = {"memory_search", "memory_store", "memory_get", "memory_list", "memory_modify", "memory_forget",
-              "memory_feedback", "knowledge_entities", "knowledge_constellation"}
+              "memory_feedback", "knowledge_entities", "knowledge_constellation", "knowledge_tree",
+              "knowledge_list_entities", "knowledge_get_entity", "knowledge_list_aspects", "knowledge_list_groups",
+              "knowledge_list_claims", "knowledge_list_attributes", "knowledge_expand", "knowledge_expand_session",
+              "lcm_expand", "session_search"}
 
 
 def rpc(client, method, params=None, *, id=1, headers=None, expect=200):

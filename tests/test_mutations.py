@@ -23,8 +23,8 @@ def test_patch_updates_fields_bumps_the_version_and_records_history(client):
     response = patch(client, memory["id"], content="The staging database runs PostgreSQL 16", importance=0.6,
                      tags=["db", "staging"], if_version=1, changed_by="ops-bot")
     assert response.status_code == 200
-    assert response.json() == {"id": memory["id"], "status": "updated", "currentVersion": 1, "newVersion": 2,
-                               "contentChanged": True, "embedded": True}
+    assert response.json() == {"success": True, "id": memory["id"], "status": "updated", "currentVersion": 1,
+                               "newVersion": 2, "contentChanged": True, "embedded": True}
     stored = client.get(f"/api/memory/{memory['id']}").json()
     assert (stored["content"], stored["importance"], stored["tags"], stored["version"]) == (
         "The staging database runs PostgreSQL 16", 0.6, "db,staging", 2)
@@ -92,7 +92,7 @@ def test_two_patches_with_the_same_version_exactly_one_wins(svc):
 def test_delete_and_recover_round_trip(client):
     memory = remember(client, "Feature flags live in a Redis cluster")
     deleted = client.request("DELETE", f"/api/memory/{memory['id']}", json={"reason": "moved", "if_version": 1})
-    assert deleted.status_code == 200 and deleted.json() == {"id": memory["id"], "status": "deleted",
+    assert deleted.status_code == 200 and deleted.json() == {"success": True, "id": memory["id"], "status": "deleted",
                                                              "currentVersion": 1, "newVersion": 2}
     assert client.get(f"/api/memory/{memory['id']}").status_code == 404
     assert recall(client, "Redis feature flags")["results"] == []

@@ -20,7 +20,7 @@ def test_user_prompt_submit_injects_what_the_session_does_not_hold(client):
     assert tea["id"] not in {m["id"] for m in first["memories"]}  # already injected at session start
     again = hook(client, "user-prompt-submit", harness="claude-code", sessionKey="s1",
                  userPrompt="and the staging kubernetes version again?").json()
-    assert again == {"inject": "", "memories": []}  # nothing new for this session
+    assert (again["inject"], again["memories"], again["memoryCount"]) == ("", [], 0)  # nothing new for this session
     other = hook(client, "user-prompt-submit", harness="claude-code", sessionKey="s2",
                  userPrompt="staging kubernetes version?").json()
     assert "Kubernetes 1.29" in other["inject"]  # another session gets it
@@ -32,7 +32,7 @@ def test_user_prompt_submit_skips_trivial_prompts_and_needs_a_harness(client):
     missing = hook(client, "user-prompt-submit", userMessage="what do we know about staging?")
     assert missing.status_code == 400 and missing.json() == {"error": "harness is required", "code": "missing_harness"}
     off = client.post("/api/hooks/user-prompt-submit", json={"userMessage": "x y"}, headers={"x-signet-no-hooks": "1"})
-    assert off.json() == {"inject": "", "memories": []}
+    assert off.json() == {"inject": "", "memories": [], "memoryCount": 0}
 
 
 def test_compaction_round_trip_keeps_the_summary(client):

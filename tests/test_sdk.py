@@ -20,6 +20,7 @@ def test_the_client_remembers_recalls_updates_forgets_and_recovers_over_http(svc
         found = signet.recall("what does Ada prefer?", limit=3)
         assert isinstance(found, RecallResult) and found.results[0].id == saved.id
         assert found.results[0].content == "Ada prefers tabs over spaces" and found.results[0].score > 0
+        assert (found.results[0].content_length, found.results[0].truncated) == (28, False)
         assert signet.get(saved.id).tags == "style"
         page = signet.list(limit=10, tags="style")
         assert [m.id for m in page.memories] == [saved.id]
@@ -35,8 +36,10 @@ def test_the_client_remembers_recalls_updates_forgets_and_recovers_over_http(svc
         assert "inject" in start
         doc = signet.add_document(content="Backups run nightly at two and are kept for a week.", title="ops")
         assert doc.status == "queued" and signet.document(doc.id).title == "ops"
+        assert (doc.source_type, doc.chunk_count, doc.created_at) == ("text", 0, doc.createdAt)
         status = signet.status()
         assert status.version and status.memories and "queues" in signet.pipeline_status()
+        assert status.status == "healthy" and status.startedAt and status.port == svc.settings.server.port
 
 
 def test_errors_are_typed_and_carry_the_api_code(svc):

@@ -58,8 +58,8 @@ def test_an_entity_timeline_lists_only_memories_the_caller_may_read(team):
         body = client.get(f"/api/timeline/{priya}", headers=reader).text
         assert private not in body and "interviewing" not in body
         export = json.loads(client.get(f"/api/timeline/{priya}/export", headers=reader).text)
-        assert {e.get("ref") for e in export["events"]}.isdisjoint({private})
-        assert export["counts"]["mention"] == len(seen)
+        assert {e.get("ref") for e in export["timeline"]["events"]}.isdisjoint({private})
+        assert export["meta"]["counts"]["mention"] == len(seen)
 
 
 def test_an_entity_known_only_from_private_memories_is_not_found(team):

@@ -38,7 +38,8 @@ def test_an_entity_timeline_and_its_export(client):
     export = client.get(f"/api/timeline/{entity['id']}/export")
     assert "attachment" in export.headers["content-disposition"]
     doc = json.loads(export.text)
-    assert doc["counts"]["mention"] == 2 and doc["generatedAt"] and doc["events"] == body["events"]
+    assert doc["timeline"] == body and doc["meta"]["counts"]["mention"] == 2 and doc["meta"]["exportedAt"]
+    assert (doc["meta"]["entityId"], doc["meta"]["kind"]) == (entity["id"], "entity") and doc["meta"]["version"]
 
 
 def test_a_timeline_of_something_unknown_or_unreadable_is_404(client):

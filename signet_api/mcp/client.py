@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 
 from signet_api.mcp.protocol import ApiResponse, CallApi
-from signet_api.mcp.tools import ApiRequest
+from signet_api.mcp.tool import ApiRequest
 
 # What the reference MCP server sends (wire contract "Headers clients send").
 CLIENT_HEADERS = {"x-signet-runtime-path": "plugin", "x-signet-actor": "mcp-server", "x-signet-actor-type": "harness"}

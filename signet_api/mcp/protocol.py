@@ -12,7 +12,8 @@ from typing import Any, Awaitable, Callable
 
 from pydantic import ValidationError
 
-from signet_api.mcp.tools import TOOLS, ApiRequest
+from signet_api.mcp.tool import ApiRequest
+from signet_api.mcp.tools import TOOLS
 from signet_pipeline import __version__
 
 log = logging.getLogger("signet.mcp")
@@ -22,8 +23,10 @@ LATEST_VERSION = SUPPORTED_VERSIONS[0]
 MAX_BATCH = 100
 MAX_ERROR_TEXT = 2000
 INSTRUCTIONS = ("Signet is your long-term memory across sessions. Search it (memory_search) before answering "
-                "questions about earlier work, decisions or preferences; store durable facts, decisions and "
-                "preferences (memory_store); fix or remove wrong ones (memory_modify, memory_forget).")
+                "questions about earlier work, decisions or preferences; go deeper with knowledge_expand (a person, "
+                "project or system), knowledge_tree (what the graph holds about it), knowledge_expand_session and "
+                "lcm_expand (the sessions behind it) or session_search (past transcripts); store durable facts, "
+                "decisions and preferences (memory_store); fix or remove wrong ones (memory_modify, memory_forget).")
 
 PARSE_ERROR, INVALID_REQUEST, METHOD_NOT_FOUND, INVALID_PARAMS, INTERNAL_ERROR = -32700, -32600, -32601, -32602, -32603
 

@@ -1,32 +1,16 @@
-"""The MCP tool table, defined once for both transports: each tool's name, the description an
-agent reads, its arguments (a pydantic model; the input schema is generated from it) and the REST
-call it makes. Bounds mirror the REST models, which validate again behind the call."""
+"""The MCP tool table, defined once for both transports (tool.py says what a tool is): the memory
+tools here, the knowledge graph and session history tools in knowledge_tools.py. Bounds mirror
+the REST models, which validate again behind the call."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-from urllib.parse import quote
+from pydantic import ConfigDict, Field, model_validator
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, model_validator
-
+from signet_api.mcp.knowledge_tools import KNOWLEDGE_TOOLS
+from signet_api.mcp.tool import MAX_ID_CHARS, MAX_QUERY_CHARS, Args, Tool, both
 from signet_pipeline.limits import ContentText, TranscriptText
 from signet_pipeline.models import TYPE_PATTERN, Structured
 from signet_pipeline.sessions.feedback_models import FeedbackRequest
-
-MAX_QUERY_CHARS = 10_000
-MAX_ID_CHARS = 100
-
-
-def _both(name: str, other: str, default: Any = None, **kw: Any) -> Any:
-    """A field shown as `name` in the schema that also accepts `other`, sent to the API as `name`."""
-    return Field(default, validation_alias=AliasChoices(name, other), serialization_alias=name, **kw)
-
-
-class _Args(BaseModel):
-    # A misspelt argument fails loudly (-32602) rather than being dropped without a word.
-    model_config = ConfigDict(extra="forbid")
-
 
 Tags = list[str] | str
 MemoryId = Field(..., min_length=1, max_length=MAX_ID_CHARS, description="the memory's id")
@@ -35,10 +19,10 @@ IfVersion = Field(None, ge=1, description="the version you last read (memory_get
                                          "memory changed since")
 
 
-class SearchArgs(_Args):
+class SearchArgs(Args):
     query: str = Field(..., min_length=1, max_length=MAX_QUERY_CHARS, description="what to look for, in natural language")
-    keyword_query: str | None = _both("keywordQuery", "keyword_query", max_length=MAX_QUERY_CHARS,
-                                      description="override the keyword (full-text) part of the search")
+    keyword_query: str | None = both("keywordQuery", "keyword_query", max_length=MAX_QUERY_CHARS,
+                                     description="override the keyword (full-text) part of the search")
     limit: int = Field(10, ge=1, le=200, description="max results")
     type: str | None = Field(None, max_length=400, description="only these memory types (comma-separated)")
     tags: Tags | None = Field(None, description="only memories with these tags")
@@ -51,7 +35,7 @@ class SearchArgs(_Args):
     expand: bool | None = Field(None, description="attach the transcript of the session each result came from")
 
 
-class StoreArgs(_Args):
+class StoreArgs(Args):
     content: ContentText = Field(..., min_length=1,
                                  description="one self-contained statement, understandable without this conversation")
     type: str | None = Field(None, pattern=TYPE_PATTERN,
@@ -61,27 +45,27 @@ class StoreArgs(_Args):
     pinned: bool | None = Field(None, description="always keep it at full importance (no decay)")
     project: str | None = Field(None, max_length=500, description="the project it belongs to")
     who: str | None = Field(None, max_length=200, description="who said or decided it")
-    created_at: str | None = _both("createdAt", "created_at", max_length=64,
-                                   description="when it originally happened, ISO 8601 (for imported memories)")
-    source_id: str | None = _both("sourceId", "source_id", max_length=500,
-                                  description="where it came from, e.g. the session key (transcript is kept under it)")
+    created_at: str | None = both("createdAt", "created_at", max_length=64,
+                                  description="when it originally happened, ISO 8601 (for imported memories)")
+    source_id: str | None = both("sourceId", "source_id", max_length=500,
+                                 description="where it came from, e.g. the session key (transcript is kept under it)")
     transcript: TranscriptText | None = Field(None, description="the conversation it came from, kept losslessly under source_id")
     structured: Structured | None = Field(None, description="knowledge you extracted yourself: entities (relations), "
                                                             "aspects with attributes (groupKey, claimKey), hints; "
                                                             "the memory then skips the pipeline's extraction")
 
 
-class GetArgs(_Args):
+class GetArgs(Args):
     id: str = MemoryId
 
 
-class ListArgs(_Args):
+class ListArgs(Args):
     limit: int = Field(20, ge=1, le=1000, description="page size")
     offset: int = Field(0, ge=0, le=10_000_000, description="memories to skip")
     type: str | None = Field(None, max_length=40, description="only this memory type")
 
 
-class ModifyArgs(_Args):
+class ModifyArgs(Args):
     id: str = MemoryId
     reason: str = Reason
     content: ContentText | None = Field(None, min_length=1, description="new content")
@@ -98,7 +82,7 @@ class ModifyArgs(_Args):
         return self
 
 
-class ForgetArgs(_Args):
+class ForgetArgs(Args):
     id: str = MemoryId
     reason: str = Reason
     force: bool = Field(False, description="required to forget a pinned memory")
@@ -109,78 +93,6 @@ class FeedbackArgs(FeedbackRequest):
     """The REST request itself, strict about unknown arguments like the other tools."""
 
     model_config = ConfigDict(extra="forbid")
-
-
-class EntitiesArgs(_Args):
-    query: str | None = Field(None, max_length=200, serialization_alias="q", description="substring of the name")
-    type: str | None = Field(None, max_length=50, description="only this entity type (person, project, tool, ...)")
-    limit: int = Field(50, ge=1, le=500, description="page size")
-    offset: int = Field(0, ge=0, le=10_000_000, description="entities to skip")
-
-
-class NoArgs(_Args):
-    pass
-
-
-@dataclass(frozen=True)
-class ApiRequest:
-    """One REST call: what a tool call turns into."""
-
-    method: str
-    path: str
-    params: dict[str, Any] | None = None
-    json: dict[str, Any] | None = None
-
-
-@dataclass(frozen=True)
-class Tool:
-    name: str
-    title: str
-    description: str
-    args: type[BaseModel]
-    method: str
-    path: str  # `{name}` segments are filled from the argument of that name
-    read_only: bool
-
-    def input_schema(self) -> dict[str, Any]:
-        schema = _clean(self.args.model_json_schema(by_alias=True))
-        schema.pop("description", None)  # the model's docstring is for us; the tool's description is for the agent
-        return schema
-
-    def describe(self) -> dict[str, Any]:
-        """The tools/list entry."""
-        return {"name": self.name, "title": self.title, "description": self.description,
-                "inputSchema": self.input_schema(),
-                "annotations": {"readOnlyHint": self.read_only, "destructiveHint": self.method == "DELETE",
-                                "openWorldHint": False}}
-
-    def request(self, args: BaseModel) -> ApiRequest:
-        values = args.model_dump(by_alias=True, exclude_none=True)
-        path = self.path
-        for name in [n for n in values if "{" + n + "}" in path]:
-            path = path.replace("{" + name + "}", quote(str(values.pop(name)), safe=""))
-        if self.method in ("GET", "DELETE"):
-            return ApiRequest(self.method, path, params=values or None)
-        return ApiRequest(self.method, path, json=values)
-
-
-def _clean(schema: Any) -> Any:
-    """Pydantic's schema, made plainer for the agent reading it: optional fields are the type
-    itself (not anyOf with null, not default null), and no generated titles."""
-    if isinstance(schema, list):
-        return [_clean(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {k: _clean(v) for k, v in schema.items() if k != "title" and not (k == "default" and v is None)}
-    if "properties" in schema:  # property names, not schema keywords: keep a field called "title"
-        out["properties"] = {name: _clean(prop) for name, prop in schema["properties"].items()}
-    options = [o for o in out.get("anyOf", []) if o != {"type": "null"}]
-    if "anyOf" in out and len(options) == 1:
-        del out["anyOf"]
-        out = {**options[0], **out}
-    elif "anyOf" in out:
-        out["anyOf"] = options
-    return out
 
 
 TOOLS: dict[str, Tool] = {t.name: t for t in (
@@ -213,12 +125,5 @@ TOOLS: dict[str, Tool] = {t.name: t for t in (
          "ratings {memory id: -1..1}. It is recorded for memory quality and does not change the memory; use "
          "memory_modify for that.",
          FeedbackArgs, "POST", "/api/memory/feedback", read_only=False),
-    Tool("knowledge_entities", "List knowledge entities",
-         "List the entities (people, projects, tools, ...) of the knowledge graph built from memories: pinned "
-         "first, then the most mentioned. Filter by a name substring or a type.",
-         EntitiesArgs, "GET", "/api/knowledge/entities", read_only=True),
-    Tool("knowledge_constellation", "Knowledge graph overview",
-         "The whole knowledge graph at once: each entity with its aspects and their attributes (facts and "
-         "constraints), and the dependencies between entities.",
-         NoArgs, "GET", "/api/knowledge/constellation", read_only=True),
+    *KNOWLEDGE_TOOLS,
 )}

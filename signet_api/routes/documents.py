@@ -3,7 +3,7 @@ read its chunks, delete it."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Depends, Path, Query, Request
 
@@ -12,7 +12,14 @@ from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_api.openapi import errors
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write import documents
-from signet_pipeline.write.documents import DocumentRequest
+from signet_pipeline.write.documents import (
+    DocumentChunks,
+    DocumentCreated,
+    DocumentDeleted,
+    DocumentPage,
+    DocumentRequest,
+    DocumentView,
+)
 from signet_pipeline.write.remember import Actor
 
 router = APIRouter(tags=["documents"], route_class=AuthorizedRoute)
@@ -21,34 +28,35 @@ DocumentId = Annotated[str, Path(min_length=1, max_length=100)]
 Status = Literal["queued", "extracting", "chunking", "embedding", "indexing", "done", "failed"]
 
 
-@router.post("/api/documents", status_code=202, summary="Queue a URL or a text for ingest (chunked into memories)",
-             responses=errors(503))
-def create_route(request: Request, body: DocumentRequest, svc: Service) -> dict[str, Any]:
+@router.post("/api/documents", status_code=202, response_model=DocumentCreated,
+             summary="Queue a URL or a text for ingest (chunked into memories)", responses=errors(503))
+def create_route(request: Request, body: DocumentRequest, svc: Service) -> DocumentCreated:
     body.project = project_scope(request) or body.project  # a project-scoped token files into its project
     return documents.create(svc, body, agent_id=reading_agent(request, body.agent_id))
 
 
-@router.get("/api/documents", summary="Documents, newest first")
+@router.get("/api/documents", response_model=DocumentPage, summary="Documents, newest first")
 def list_route(request: Request, svc: Service, status: Status | None = None,
                limit: Annotated[int, Query(ge=1, le=500)] = 50,
-               offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> dict[str, Any]:
+               offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> DocumentPage:
     return documents.page(svc, agent_id=reading_agent(request), status=status, limit=limit, offset=offset)
 
 
-@router.get("/api/documents/{document_id}", summary="One document and its ingest status", responses=errors(404))
-def get_route(request: Request, document_id: DocumentId, svc: Service) -> dict[str, Any]:
+@router.get("/api/documents/{document_id}", response_model=DocumentView, summary="One document and its ingest status",
+            responses=errors(404))
+def get_route(request: Request, document_id: DocumentId, svc: Service) -> DocumentView:
     return documents.get(svc, document_id, agent_id=reading_agent(request))
 
 
-@router.get("/api/documents/{document_id}/chunks", summary="The memories a document was chunked into",
-            responses=errors(404))
-def chunks_route(request: Request, document_id: DocumentId, svc: Service) -> dict[str, Any]:
+@router.get("/api/documents/{document_id}/chunks", response_model=DocumentChunks,
+            summary="The memories a document was chunked into", responses=errors(404))
+def chunks_route(request: Request, document_id: DocumentId, svc: Service) -> DocumentChunks:
     return documents.chunks(svc, document_id, agent_id=reading_agent(request))
 
 
-@router.delete("/api/documents/{document_id}", summary="Delete a document; its chunk memories are soft-deleted",
-               responses=errors(404, 503))
+@router.delete("/api/documents/{document_id}", response_model=DocumentDeleted,
+               summary="Delete a document; its chunk memories are soft-deleted", responses=errors(404, 503))
 def delete_route(request: Request, document_id: DocumentId, svc: Service,
-                 who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
+                 who: Annotated[Actor, Depends(actor)]) -> DocumentDeleted:
     return documents.delete(svc, document_id, agent_id=reading_agent(request), actor=who,
                             project_scope=project_scope(request))

@@ -1,6 +1,7 @@
 """Harness hook endpoints (wire-contract.md): session-start and user-prompt-submit inject context,
 pre-compaction / compaction-complete keep a session's summary, session-end settles the session,
-and remember / recall serve harnesses directly. `x-signet-no-hooks: 1` turns every hook into a
+session-checkpoint-extract summarizes a long-lived session's new turns, skill-invocation records a
+skill use, and remember / recall serve harnesses directly. `x-signet-no-hooks: 1` turns every hook into a
 no-op (the reference's guard against agents that hooks spawn calling hooks in turn)."""
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from signet_api.openapi import errors
 from signet_pipeline.models import RecallResult, RememberResult
 from signet_pipeline.recall.search import recall
 from signet_pipeline.service import MemoryService
-from signet_pipeline.sessions import hooks, prompt_hooks
+from signet_pipeline.sessions import checkpoint_extract, hooks, prompt_hooks, registry, skill_invocations
+from signet_pipeline.sessions.checkpoint_extract import CheckpointExtractRequest, CheckpointExtractResult
 from signet_pipeline.sessions.hooks import (
     SessionEndRequest,
     SessionEndResult,
@@ -34,6 +36,7 @@ from signet_pipeline.sessions.prompt_hooks import (
     PromptSubmitRequest,
     PromptSubmitResult,
 )
+from signet_pipeline.sessions.skill_invocations import SkillInvocationRequest, SkillInvocationResult
 from signet_pipeline.write.remember import Actor, remember
 
 # What each hook answers under `x-signet-no-hooks: 1` (the reference's no-ops: an agent a hook
@@ -41,7 +44,9 @@ from signet_pipeline.write.remember import Actor, remember
 NO_OP: dict[str, dict] = {
     "/api/hooks/session-start": {"inject": "", "memories": []},
     "/api/hooks/session-end": {"memoriesSaved": 0},
-    "/api/hooks/user-prompt-submit": {"inject": "", "memories": []},
+    "/api/hooks/user-prompt-submit": {"inject": "", "memories": [], "memoryCount": 0},
+    "/api/hooks/session-checkpoint-extract": {"skipped": True},
+    "/api/hooks/skill-invocation": {"recorded": False},
     "/api/hooks/pre-compaction": {"summaryPrompt": "", "guidelines": ""},
     "/api/hooks/compaction-complete": {"success": True},
     "/api/hooks/remember": {"success": True, "memories": []},
@@ -84,10 +89,17 @@ def _identify(request: Request, body: hooks._HookRequest) -> None:
         body.session_key = headers["x-signet-session-key"]
 
 
+def _unless_bypassed(request: Request, body: hooks._HookRequest, svc: MemoryService) -> None:
+    """A session set to bypass (POST /api/sessions/{key}/bypass) gets the no-op answer, as with x-signet-no-hooks."""
+    if registry.bypassed(svc, body.session_key, body.agent_id):
+        raise HooksOff(NO_OP[request.url.path])
+
+
 @router.post("/api/hooks/session-start", response_model=SessionStartResult, response_model_exclude_none=True,
              summary="Context to inject into a new session (pinned and constraints first, then recall)")
 def session_start_route(request: Request, body: SessionStartRequest, svc: Service) -> SessionStartResult:
     _identify(request, body)
+    _unless_bypassed(request, body, svc)
     return hooks.session_start(svc, body, record=records(request))
 
 
@@ -100,11 +112,29 @@ def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -
     return hooks.session_end(svc, body, read_files=request.state.identity.trusted)
 
 
-@router.post("/api/hooks/user-prompt-submit", response_model=PromptSubmitResult,
+@router.post("/api/hooks/user-prompt-submit", response_model=PromptSubmitResult, response_model_exclude_none=True,
              summary="Context for one prompt: what recall finds that the session does not hold yet")
 def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: Service) -> PromptSubmitResult:
     _identify(request, body)
+    _unless_bypassed(request, body, svc)
     return prompt_hooks.user_prompt_submit(svc, body, record=records(request))
+
+
+@router.post("/api/hooks/session-checkpoint-extract", response_model=CheckpointExtractResult,
+             response_model_exclude_none=True, responses=errors(503),
+             summary="Mid-session: keep the transcript sent and queue a summary of its turns not yet summarized")
+def checkpoint_extract_route(request: Request, body: CheckpointExtractRequest,
+                             svc: Service) -> CheckpointExtractResult:
+    _identify(request, body)
+    body.project = project_scope(request) or body.project
+    return checkpoint_extract.checkpoint_extract(svc, body, read_files=request.state.identity.trusted)
+
+
+@router.post("/api/hooks/skill-invocation", response_model=SkillInvocationResult,
+             summary="Record a skill the harness ran (once per tool call; nothing while writes are frozen)")
+def skill_invocation_route(request: Request, body: SkillInvocationRequest, svc: Service) -> SkillInvocationResult:
+    _identify(request, body)
+    return skill_invocations.record(svc, body, record=records(request))
 
 
 @router.post("/api/hooks/pre-compaction", response_model=PreCompactionResult,

@@ -9,11 +9,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Depends, Path, Query, Request
 
 from signet_api.auth import AuthorizedRoute
-from signet_api.deps import actor, project_scope, reading_agent, recall_options, service
+from signet_api.deps import actor, project_scope, reading_agent, recall_options, records, service
 from signet_api.openapi import errors
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.models import RecallRequest, RecallResult, RememberRequest, RememberResult
-from signet_pipeline.recall import reads
+from signet_pipeline.recall import reads, search_log
+from signet_pipeline.recall.reads import JobView
 from signet_pipeline.recall.search import recall
 from signet_pipeline.request_rules import Timestamp
 from signet_pipeline.service import MemoryService
@@ -86,6 +87,9 @@ def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> Recall
     if telemetry.active():
         kind = "temporal" if result.meta.get("temporal") else "aggregate" if result.aggregate else result.method
         telemetry.record(RecallPerformed(type=kind, results=len(result.results), latencyMs=_ms_since(started)))
+    if records(request):  # the search log keeps the query: not for callers that may leave no trace
+        search_log.record(svc, route=f"{request.method} {request.url.path}", req=body, result=result,
+                          duration_ms=_ms_since(started))
     return result
 
 
@@ -132,9 +136,10 @@ def list_route(request: Request, svc: Service,
                                pinned=_truthy(pinned), since=since, until=until)
 
 
-@router.get("/api/memory/jobs/{job_id}", summary="Status of a pipeline job", responses=errors(404))
+@router.get("/api/memory/jobs/{job_id}", response_model=JobView, summary="Status of a pipeline job",
+            responses=errors(404))
 def job_route(request: Request, job_id: Annotated[int, Path(ge=1, le=2**63 - 1)], svc: Service,
-              agentId: str | None = None) -> dict[str, Any]:
+              agentId: str | None = None) -> JobView:
     return reads.get_job(svc, job_id, agent_id=reading_agent(request, agentId))
 
 

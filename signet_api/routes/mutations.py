@@ -1,6 +1,8 @@
 """Memory mutations (memory-api.txt): PATCH, DELETE, recover, batch modify and forget. A refused
 mutation answers with the spec's status value as the error code (409 version_conflict, 404
-not_found, 403 autonomous_force_denied, ...); `mutationsFrozen` answers 503."""
+not_found, 403 autonomous_force_denied, ...); `mutationsFrozen` answers 503. PATCH and DELETE answer
+`success: true` beside the result: the OpenCode and OpenClaw memory tools report an edit "failed"
+without it."""
 
 from __future__ import annotations
 
@@ -55,7 +57,7 @@ def forget_route(request: Request, body: ForgetRequest, svc: Service, who: Who) 
 def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: Service, who: Who) -> dict[str, Any]:
     result = mutations.patch(svc, memory_id, body, reason=body.reason, actor=who, agent_id=reading_agent(request),
                              changed_by=body.changed_by, project_scope=project_scope(request))
-    return result.model_dump(exclude_none=True)
+    return {"success": True, **result.model_dump(exclude_none=True)}
 
 
 @router.delete("/api/memory/{memory_id}", summary="Soft-delete a memory (recoverable for 30 days)",
@@ -72,8 +74,9 @@ def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
         # 422 like every other validation failure of a request
         raise InvalidRequest("reason is required (in the body or as ?reason=)", status=422)
     req = DeleteRequest(**merged)
-    return mutations.delete(svc, memory_id, req, actor=who, agent_id=reading_agent(request),
-                            project_scope=project_scope(request)).model_dump(exclude_none=True)
+    deleted = mutations.delete(svc, memory_id, req, actor=who, agent_id=reading_agent(request),
+                               project_scope=project_scope(request))
+    return {"success": True, **deleted.model_dump(exclude_none=True)}
 
 
 @router.post("/api/memory/{memory_id}/recover", summary="Restore a soft-deleted memory within the retention window",

@@ -10,6 +10,7 @@ from signet_api.auth import AuthorizedRoute
 from signet_api.deps import service
 from signet_pipeline.ops import settings_view
 from signet_pipeline.ops import status as status_view
+from signet_pipeline.ops.status import StatusView
 from signet_pipeline.service import MemoryService
 
 router = APIRouter(tags=["system"], route_class=AuthorizedRoute)
@@ -28,9 +29,11 @@ def health_route(request: Request, svc: Service) -> dict[str, Any]:
                               disclose=_disclose(request))
 
 
-@router.get("/api/status", summary="Full service status (pid and paths only for a known caller)")
-def status_route(request: Request, svc: Service) -> dict[str, Any]:
-    return status_view.status(svc, disclose=_disclose(request))
+@router.get("/api/status", response_model=StatusView,
+            summary="Full service status (pid and paths only for a known caller)")
+def status_route(request: Request, svc: Service) -> StatusView:
+    return status_view.status(svc, disclose=_disclose(request),
+                              shutting_down=getattr(request.app.state, "shutting_down", False))
 
 
 @router.get("/api/embeddings/status", summary="Embedding provider availability (cached 30 s)")
@@ -41,12 +44,6 @@ def embeddings_status_route(svc: Service) -> dict[str, Any]:
 @router.get("/api/embeddings/health", summary="Vector coverage of live memories, stale vectors, provider status")
 def embeddings_health_route(svc: Service) -> dict[str, Any]:
     return status_view.embedding_health(svc)
-
-
-@router.get("/api/repair/embedding-gaps", summary="Live memories without a vector of the configured model")
-def embedding_gaps_route(svc: Service) -> dict[str, Any]:
-    health = status_view.embedding_health(svc)
-    return {"unembedded": health["missing"], "stale": health["stale"], "model": health["model"]}
 
 
 @router.get("/api/features", summary="Feature flags in effect")

@@ -1,5 +1,6 @@
-"""Telemetry, logs and memory safety (more-endpoints "Telemetry, logs, memory safety"). Local only:
-these read the store's bounded rings; nothing is sent anywhere."""
+"""Telemetry, logs and memory safety (more-endpoints "Telemetry, logs, memory safety"), and the
+memory-search log (recall/search_log.py). Local only: these read the store's bounded rings;
+nothing is sent anywhere."""
 
 from __future__ import annotations
 
@@ -14,10 +15,12 @@ from fastapi.responses import StreamingResponse
 from starlette.concurrency import run_in_threadpool
 
 from signet_api.auth import AuthorizedRoute
-from signet_api.deps import service
+from signet_api.deps import bound_agent, service
 from signet_api.openapi import errors
 from signet_pipeline.errors import NotFound
 from signet_pipeline.ops.diagnostics import memory_safety
+from signet_pipeline.recall import search_log
+from signet_pipeline.recall.search_log import SearchLog
 from signet_pipeline.request_rules import Timestamp
 from signet_pipeline.service import MemoryService
 from signet_pipeline.telemetry import reports
@@ -33,6 +36,8 @@ EVENTS = {200: {"description": "Server-Sent Events", "content": {"text/event-str
     "properties": {"data": {"type": "string", "contentMediaType": "application/json",
                             "contentSchema": {"type": "object"}}}}}}}}
 NDJSON = {200: {"description": "one telemetry event per line", "content": {"application/x-ndjson": {}}}}
+SEARCH_NDJSON = {200: {"description": "one logged search per line (as the items of /api/telemetry/memory-search)",
+                       "content": {"application/x-ndjson": {}}}}
 
 
 def _enabled(svc: MemoryService) -> bool:
@@ -59,6 +64,38 @@ def export_route(svc: Service, since: Timestamp = None,
     return StreamingResponse(reports.export_lines(svc.db, since=since, limit=limit),
                              media_type="application/x-ndjson",
                              headers={"content-disposition": 'attachment; filename="signet-telemetry.ndjson"'})
+
+
+class SearchFilters:
+    """The memory-search log's filters (the SDK sends them snake_case). A token bound to an agent
+    (signet_api/deps.py bound_agent) reads only that agent's searches, whatever it asks."""
+
+    def __init__(self, request: Request, agent_id: Annotated[str | None, Query(max_length=200)] = None,
+                 session_key: Annotated[str | None, Query(max_length=500)] = None,
+                 project: Annotated[str | None, Query(max_length=500)] = None,
+                 route: Annotated[str | None, Query(max_length=100, description="e.g. POST /api/memory/recall")] = None,
+                 since: Timestamp = None, until: Timestamp = None, no_hits: bool | None = None):
+        self.values = {"agent_id": bound_agent(request) or agent_id, "session_key": session_key, "project": project,
+                       "route": route, "since": since, "until": until, "no_hits": no_hits}
+
+
+Searches = Annotated[SearchFilters, Depends()]
+
+
+@router.get("/api/telemetry/memory-search", response_model=SearchLog,
+            summary="Logged memory searches, newest first: query, filters, timings, results (telemetry on)")
+def memory_search_route(svc: Service, filters: Searches, limit: Annotated[int, Query(ge=1, le=500)] = 100,
+                        offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> SearchLog:
+    return search_log.log(svc, **filters.values, limit=limit, offset=offset)
+
+
+@router.get("/api/telemetry/memory-search/export", summary="Logged memory searches as NDJSON, newest first",
+            response_class=StreamingResponse, responses=SEARCH_NDJSON)
+def memory_search_export_route(svc: Service, filters: Searches,
+                               limit: Annotated[int, Query(ge=1, le=10_000)] = 10_000) -> StreamingResponse:
+    return StreamingResponse(search_log.export_lines(svc, **filters.values, limit=limit),
+                             media_type="application/x-ndjson",
+                             headers={"content-disposition": 'attachment; filename="signet-memory-search.ndjson"'})
 
 
 def _logs(svc: MemoryService, limit: int, level: Level | None, category: str | None, since: str | None):

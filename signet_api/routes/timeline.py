@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Path, Request
@@ -12,7 +11,7 @@ from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
 from signet_api.openapi import errors
 from signet_pipeline.errors import Forbidden
-from signet_pipeline.recall.timeline import timeline, timeline_export
+from signet_pipeline.recall.timeline import TimelineExport, timeline, timeline_export
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions.identity import identity
 
@@ -28,11 +27,11 @@ def timeline_route(request: Request, item_id: ItemId, svc: Service) -> dict[str,
 
 
 @router.get("/api/timeline/{item_id}/export", summary="The timeline as a JSON document to download",
-            response_class=Response, responses=errors(404))
+            response_class=Response, responses={200: {"model": TimelineExport}, **errors(404)})
 def timeline_export_route(request: Request, item_id: ItemId, svc: Service) -> Response:
     body = timeline_export(svc, item_id, agent_id=reading_agent(request))
     name = "".join(c if c.isalnum() or c in "-_" else "-" for c in item_id)[:80]
-    return Response(json.dumps(body, indent=2), media_type="application/json",
+    return Response(body.model_dump_json(indent=2), media_type="application/json",
                     headers={"content-disposition": f'attachment; filename="timeline-{name}.json"'})
 
 

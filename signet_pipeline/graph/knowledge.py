@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from signet_pipeline.errors import NotFound
+from signet_pipeline.graph import views
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store.db import Row
@@ -12,12 +13,7 @@ from signet_pipeline.timeutil import now_iso
 
 
 def entity_view(row: Row) -> dict[str, Any]:
-    return {
-        "id": row["id"], "name": row["name"], "canonicalName": row["canonical_name"], "entityType": row["entity_type"],
-        "agentId": row["agent_id"], "mentions": row["mentions"], "pinned": bool(row["pinned"]),
-        "pinnedAt": row["pinned_at"], "communityId": row["community_id"], "createdAt": row["created_at"],
-        "updatedAt": row["updated_at"], **({"aspectCount": row["aspect_count"]} if "aspect_count" in row else {}),
-    }
+    return {**views.entity(row).model_dump(), **({"aspectCount": row["aspect_count"]} if "aspect_count" in row else {})}
 
 
 def list_entities(svc: MemoryService, *, agent_id: str, limit: int, offset: int, query: str | None,

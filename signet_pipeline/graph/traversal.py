@@ -19,9 +19,11 @@ import apsw
 from signet_pipeline.config_sections import GraphConfig, TraversalConfig
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.text.entities import canonical_name
+from signet_pipeline.timeutil import now_iso
 
 MAX_PHRASE_WORDS = 3
 _WORD = re.compile(r"[\w.+#-]+")
+_last_run: str | None = None  # when this process last walked the graph (GET /api/pipeline/status)
 
 
 @dataclass
@@ -29,8 +31,12 @@ class Traversal:
     memory_ids: set[str] = field(default_factory=set)
     constraints: set[str] = field(default_factory=set)
     focal: list[str] = field(default_factory=list)
-    entities: int = 0
+    walked: list[str] = field(default_factory=list)  # entities whose memories were collected, in order
     timed_out: bool = False
+
+    @property
+    def entities(self) -> int:
+        return len(self.walked)
 
 
 def query_phrases(text: str) -> list[str]:
@@ -54,10 +60,21 @@ def focal_entities(conn: apsw.Connection, agent_id: str, query: str, project: st
     return list(dict.fromkeys(focal))
 
 
+def last_run() -> str | None:
+    return _last_run
+
+
 def traverse(conn: apsw.Connection, agent_id: str, query: str, project: str | None,
              cfg: TraversalConfig) -> Traversal:
+    global _last_run
+    _last_run = now_iso()
+    return walk(conn, focal_entities(conn, agent_id, query, project, cfg), cfg)
+
+
+def walk(conn: apsw.Connection, focal: list[str], cfg: TraversalConfig) -> Traversal:
+    """The walk from these focal entities (of one agent: so are their dependency neighbours)."""
     deadline = time.perf_counter() + cfg.timeout_ms / 1000
-    result = Traversal(focal=focal_entities(conn, agent_id, query, project, cfg))
+    result = Traversal(focal=focal)
 
     def collect(entity_id: str) -> bool:
         """Add one entity's memories; False once the walk holds max_memories."""
@@ -68,7 +85,7 @@ def traverse(conn: apsw.Connection, agent_id: str, query: str, project: str | No
         attributes = graph_store.aspect_memories(conn, entity_id, aspects=cfg.max_aspects_per_entity,
                                                  per_aspect=cfg.max_attributes_per_aspect)
         result.memory_ids.update(attributes[:max(0, cfg.max_memories - len(result.memory_ids))])
-        result.entities += 1
+        result.walked.append(entity_id)
         return len(result.memory_ids) < cfg.max_memories
 
     for entity_id in result.focal:

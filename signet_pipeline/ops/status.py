@@ -5,22 +5,24 @@ from __future__ import annotations
 import os
 import resource
 import time
-from typing import Any
+from datetime import datetime, timezone
+from typing import Any, Literal
+
+from pydantic import BaseModel
 
 from signet_pipeline import __version__
-from signet_pipeline.ops import diagnostics, pipeline_health
-from signet_pipeline.ops.backlog import backlog
+from signet_pipeline.ops import pipeline_health
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import aspect_feedback
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
-from signet_pipeline.timeutil import parse_iso
+from signet_pipeline.timeutil import parse_iso, to_iso
 
 STALL_AFTER_S = 300  # an extract job pending this long means nothing is consuming the queue
 
 
-def _extraction(svc: MemoryService) -> dict[str, Any]:
+def extraction(svc: MemoryService) -> dict[str, Any]:
     conn = svc.db.reader()
     counts = job_store.counts_by_status(conn, "extract")
     oldest = job_store.oldest_pending_created_at(conn, "extract")
@@ -40,7 +42,7 @@ def _private(value: Any, disclose: bool) -> Any:
 
 def health(svc: MemoryService, *, shutting_down: bool = False, disclose: bool = True) -> dict[str, Any]:
     db_ok = svc.db.ping()
-    ext = _extraction(svc) if db_ok else {"pending": 0, "leased": 0, "stalled": False}
+    ext = extraction(svc) if db_ok else {"pending": 0, "leased": 0, "stalled": False}
     drain = pipeline_health.state(svc.db) if db_ok else None
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return {
@@ -80,16 +82,40 @@ def embedding_status(svc: MemoryService) -> dict[str, Any]:
     return out
 
 
-def status(svc: MemoryService, *, disclose: bool = True) -> dict[str, Any]:
+class StatusView(BaseModel):
+    """GET /api/status (wire-contract.md, and the reference SDK's StatusResponse)."""
+
+    status: Literal["healthy", "shutting_down"]
+    pid: int | None  # for a caller who proved who it is (_private)
+    uptime: float
+    startedAt: str
+    version: str
+    port: int
+    host: str
+    bindHost: str
+    networkMode: Literal["local", "network"]
+    agentsDir: str | None
+    memoryDb: str | None  # the store's path (_private)
+    pipelineV2: dict[str, Any]
+    pipeline: dict[str, Any]
+    providerResolution: dict[str, Any]
+    embedding: dict[str, Any]
+    memories: dict[str, Any]
+
+
+def status(svc: MemoryService, *, disclose: bool = True, shutting_down: bool = False) -> StatusView:
     cfg = svc.settings
     pipe = cfg.pipeline
-    ext = _extraction(svc)
+    ext = extraction(svc)
     emb = svc.embedder.status()
     conn = svc.db.reader()
-    return {
+    return StatusView(**{
+        "status": "shutting_down" if shutting_down else "healthy",
         "pid": _private(os.getpid(), disclose),
         "uptime": round(time.time() - svc.started_at, 3),
+        "startedAt": to_iso(datetime.fromtimestamp(svc.started_at, timezone.utc)),
         "version": __version__,
+        "port": cfg.server.port,
         "host": cfg.server.host,
         "bindHost": cfg.server.host,
         "networkMode": "local" if cfg.server.host in ("127.0.0.1", "localhost", "::1") else "network",
@@ -111,25 +137,7 @@ def status(svc: MemoryService, *, disclose: bool = True) -> dict[str, Any]:
         },
         "embedding": {"provider": emb.provider, "model": emb.model, "available": emb.available},
         "memories": {"live": mem_store.count_live(conn), "embeddings": emb_store.counts(conn, emb.model)},
-    }
-
-
-def pipeline_status(svc: MemoryService) -> dict[str, Any]:
-    """Pipeline snapshot (spec GET /api/pipeline/status): mode, queues, providers, feedback, health."""
-    pipe = svc.settings.pipeline
-    conn = svc.db.reader()
-    health = diagnostics.report(svc.db, svc.settings)
-    return {
-        "enabled": pipe.enabled, "mode": pipe.write_mode, "graphEnabled": pipe.graph_on,
-        "extraction": {"provider": pipe.extraction.provider, "model": pipe.extraction.model, **_extraction(svc)},
-        "drain": pipeline_health.state(svc.db).model_dump(),
-        "queues": job_store.counts_by_type(conn),
-        "backlog": backlog(svc.db).model_dump(),
-        "providers": health.domains["provider"].signals["providers"],
-        "feedback": aspect_feedback.telemetry(svc.db),
-        "health": {"score": health.score, "status": health.status,
-                   "domains": {name: d.status for name, d in health.domains.items()}},
-    }
+    })
 
 
 def embedding_health(svc: MemoryService) -> dict[str, Any]:

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 import apsw
+from pydantic import BaseModel
 
 from signet_pipeline.errors import NotFound
 from signet_pipeline.recall.keywords import fts_deadline, keyword_query
@@ -147,19 +148,52 @@ def distinct_who(svc: MemoryService, agent_id: str) -> list[str]:
     return mem_store.distinct_who(svc.db.reader(), MemoryFilter(agent_id=agent_id))
 
 
-def get_job(svc: MemoryService, job_id: int, *, agent_id: str = "default") -> dict[str, Any]:
+class JobView(BaseModel):
+    """A pipeline job: our camelCase fields, and the reference SDK's snake_case names of the same
+    values (its JobStatus; `next_attempt_at` is when a failed job is due again)."""
+
+    id: int
+    jobType: str
+    status: str
+    memoryId: str | None
+    documentId: str | None
+    sessionKey: str | None
+    attempts: int
+    maxAttempts: int
+    error: str | None
+    result: dict[str, Any] | None  # counts only (_counts)
+    createdAt: str
+    updatedAt: str
+    leasedAt: str | None
+    completedAt: str | None
+    failedAt: str | None
+    job_type: str
+    memory_id: str | None
+    document_id: str | None
+    max_attempts: int
+    next_attempt_at: str | None
+    created_at: str
+    updated_at: str
+    leased_at: str | None
+    completed_at: str | None
+    failed_at: str | None
+
+
+def get_job(svc: MemoryService, job_id: int, *, agent_id: str = "default") -> JobView:
     """A job the agent may see: one about a memory or document it can read, or its own session."""
     conn = svc.db.reader()
     job = job_store.get(conn, job_id)
     if job is None or not _job_visible(conn, job, agent_id):
         raise NotFound(f"job {job_id} not found")
-    return {
-        "id": job["id"], "jobType": job["job_type"], "status": job["status"], "memoryId": job["memory_id"],
-        "documentId": job["document_id"], "sessionKey": job["session_key"], "attempts": job["attempts"],
-        "maxAttempts": job["max_attempts"], "error": job["error"], "result": _counts(job["result"]),
-        "createdAt": job["created_at"], "updatedAt": job["updated_at"],
-        "leasedAt": job["leased_at"], "completedAt": job["completed_at"], "failedAt": job["failed_at"],
-    }
+    return JobView(
+        id=job["id"], jobType=job["job_type"], status=job["status"], memoryId=job["memory_id"],
+        documentId=job["document_id"], sessionKey=job["session_key"], attempts=job["attempts"],
+        maxAttempts=job["max_attempts"], error=job["error"], result=_counts(job["result"]),
+        createdAt=job["created_at"], updatedAt=job["updated_at"], leasedAt=job["leased_at"],
+        completedAt=job["completed_at"], failedAt=job["failed_at"], next_attempt_at=job["not_before"],
+        **{k: job[k] for k in ("job_type", "memory_id", "document_id", "max_attempts", "created_at", "updated_at",
+                               "leased_at", "completed_at", "failed_at")},
+    )
 
 
 def _job_visible(conn: apsw.Connection, job: Row, agent_id: str) -> bool:

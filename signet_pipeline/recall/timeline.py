@@ -6,7 +6,11 @@ entity's with only the events of memories it may read."""
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
+from signet_pipeline import __version__
 
 from signet_pipeline.errors import NotFound
 from signet_pipeline.recall.reads import visible
@@ -39,8 +43,28 @@ def timeline(svc: MemoryService, item_id: str, *, agent_id: str, limit: int = MA
     return {"id": item_id, "kind": kind, "events": events, "count": len(events)}
 
 
-def timeline_export(svc: MemoryService, item_id: str, *, agent_id: str) -> dict[str, Any]:
+class ExportMeta(BaseModel):
+    version: str  # of the service that wrote the document
+    exportedAt: str
+    entityId: str  # the id asked for: a memory's or an entity's
+    kind: Literal["memory", "entity"]
+    counts: dict[str, int]  # events by type
+    first: str | None
+    last: str | None
+
+
+class TimelineExport(BaseModel):
+    """The timeline as a document (the reference SDK's TimelineExportResponse): metadata, and the
+    timeline exactly as GET /api/timeline/{id} answers it."""
+
+    meta: ExportMeta
+    timeline: dict[str, Any]
+
+
+def timeline_export(svc: MemoryService, item_id: str, *, agent_id: str) -> TimelineExport:
     body = timeline(svc, item_id, agent_id=agent_id)
-    return {"generatedAt": now_iso(), **body, "counts": dict(Counter(e["type"] for e in body["events"])),
-            "first": body["events"][0]["at"] if body["events"] else None,
-            "last": body["events"][-1]["at"] if body["events"] else None}
+    events = body["events"]
+    meta = ExportMeta(version=__version__, exportedAt=now_iso(), entityId=item_id, kind=body["kind"],
+                      counts=dict(Counter(e["type"] for e in events)),
+                      first=events[0]["at"] if events else None, last=events[-1]["at"] if events else None)
+    return TimelineExport(meta=meta, timeline=body)

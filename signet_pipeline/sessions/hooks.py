@@ -268,7 +268,7 @@ def session_start(svc: MemoryService, req: SessionStartRequest, *, record: bool 
         now = now_iso()
         with svc.db.write() as conn:
             sessions_store.start(conn, session_key=req.session_key, agent_id=req.agent_id, harness=harness,
-                                 project=req.project, now=now)
+                                 project=req.project, now=now, runtime_path=req.runtime_path)
             sessions_store.record_injected(conn, session_key=req.session_key, agent_id=req.agent_id,
                                            memory_ids=[m.id for m in injected], now=now)
             epoch = sessions_store.context_epoch(conn, req.session_key, req.agent_id)

@@ -22,6 +22,7 @@ from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import Actor, remember
 
 MIN_PROMPT_WORDS = 2  # "ok", "yes": nothing worth searching for
+QUERY_TERMS_CHARS = 80
 NON_BLANK = {"minLength": 1, "pattern": NOT_BLANK}
 Count = integer(ge=0)
 SUMMARY_PROMPT = """Summarize this session for your long-term memory before the context is compacted.
@@ -65,6 +66,12 @@ class PromptSubmitRequest(_HookRequest):
 class PromptSubmitResult(BaseModel):
     inject: str
     memories: list[InjectedMemory]
+    memoryCount: int  # the memories injected (what the reference's clients print)
+    # The session is one this service knows from a session-start (sessions are kept across
+    # restarts); Pi and Hermes run session-start again when it is false.
+    sessionKnown: bool
+    engine: str  # how the prompt was searched: hybrid, keyword, or none (too short to search)
+    queryTerms: str | None = None  # what was searched: the prompt's first QUERY_TERMS_CHARS characters
 
 
 class PreCompactionRequest(_HookRequest):
@@ -100,8 +107,9 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest, *,
     if req.session_key and prompt and record:
         checkpoints.note_prompt(svc, session_key=req.session_key, agent_id=req.agent_id, harness=harness,
                                 project=req.project, prompt=prompt)
+    known = bool(req.session_key) and sessions_store.agent_of(svc.db.reader(), req.session_key) == req.agent_id
     if len(prompt.split()) < MIN_PROMPT_WORDS:
-        return PromptSubmitResult(inject="", memories=[])
+        return PromptSubmitResult(inject="", memories=[], memoryCount=0, sessionKnown=known, engine="none")
     # With the session key, recall leaves out what the session was given already (its ledger).
     found = context_recall(svc, RecallRequest(query=prompt[:10_000], limit=hooks.prompt_limit, agent_id=req.agent_id,
                                               min_score=hooks.prompt_min_score, session_key=req.session_key),
@@ -113,7 +121,9 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest, *,
         with svc.db.write() as conn:
             sessions_store.record_prompt_injected(conn, session_key=req.session_key, agent_id=req.agent_id,
                                                   memory_ids=[m.id for m in injected], now=now_iso())
-    return PromptSubmitResult(inject=inject, memories=injected)
+    return PromptSubmitResult(inject=inject, memories=injected, memoryCount=len(injected), sessionKnown=known,
+                              engine="hybrid" if svc.embedder.enabled else "keyword",
+                              queryTerms=prompt[:QUERY_TERMS_CHARS])
 
 
 def pre_compaction(svc: MemoryService, req: PreCompactionRequest, *, record: bool = True) -> PreCompactionResult:

@@ -6,10 +6,15 @@ mutations_frozen), not the queue and index upkeep; agent-role callers need
 `autonomous.enabled` (operators and the daemon do not); then a per-action cooldown and hourly
 budget (429 with the seconds to wait). Every request lands in repair_runs (executed or denied);
 an executed one also writes an audit row in memory_history with memory_id `system`.
+
+Each answer carries, beside the action's own result, the reference's `success`, `affected` and
+`message` (what its CLI and dashboard print). A re-embed dry run is a read: it reports what a run
+would re-embed, passes no gate, claims no cooldown and writes nothing.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -19,9 +24,10 @@ import apsw
 
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import NotFound, RepairDenied
+from signet_pipeline.ops.status import embedding_health
 from signet_pipeline.service import MemoryService
 from signet_pipeline.stages import dedup
-from signet_pipeline.stages.embedding_refresh import MAX_ROWS, run_refresh
+from signet_pipeline.stages.embedding_refresh import MAX_ROWS, PREVIEW_ROWS, run_refresh
 from signet_pipeline.stages.retention import sweep
 from signet_pipeline.store import analytics as analytics_store
 from signet_pipeline.store import embeddings as emb_store
@@ -69,8 +75,39 @@ def retention_sweep(svc: MemoryService, options: dict[str, Any], actor: Actor) -
 
 
 def reembed(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
-    """One embedding refresh run (missing, old-hash and other-model vectors), newest first."""
-    return run_refresh(svc, max_rows=MAX_ROWS, time_budget_s=REEMBED_TIME_BUDGET_S).summary()
+    """One embedding refresh run (missing, old-hash and other-model vectors), newest first, of at
+    most `batch_size` memories (the reference CLI's batchSize; default MAX_ROWS)."""
+    return run_refresh(svc, max_rows=options.get("batch_size") or MAX_ROWS,
+                       time_budget_s=REEMBED_TIME_BUDGET_S).summary()
+
+
+def reembed_preview(svc: MemoryService, batch_size: int | None) -> dict[str, Any]:
+    """What `re-embed` with this batch size would do now (dryRun): read only."""
+    embedder, batch = svc.embedder, batch_size or MAX_ROWS
+    dims = embedder.dimensions if embedder.enabled else None
+    if dims is None:
+        why = f"embeddings are disabled or their dimension is unknown ({embedder.name})"
+        return _answer("re-embed", {"skipped": why}, success=False, affected=0, message=f"dry run: {why}")
+    conn = svc.db.reader()
+    found = emb_store.refresh_backlog(conn, model=embedder.model, dimensions=dims)
+    total = sum(found.values())
+    sample = emb_store.stale_memories(conn, model=embedder.model, dimensions=dims, limit=min(batch, PREVIEW_ROWS))
+    would = min(batch, total)
+    return _answer("re-embed", {"found": found, "wouldReembed": would, "sample": [r["id"] for r in sample]},
+                   success=True, affected=0,
+                   message=f"dry run: {would} memories in this batch, {total} in all need a {embedder.model} vector")
+
+
+def embedding_gaps(svc: MemoryService) -> dict[str, Any]:
+    """Vector coverage as the reference's `embed audit` reads it: coverage is a percentage with one
+    decimal, floored while a memory lacks its vector (never 100.0% with one missing)."""
+    health = embedding_health(svc)
+    live, embedded = health["live"], health["embedded"]
+    pct = 100.0 * embedded / live if live else 100.0
+    shown = pct if embedded == live else math.floor(pct * 10) / 10
+    return {"total": live, "unembedded": health["missing"], "coverage": f"{shown:.1f}%",
+            "oldestUnembedded": emb_store.oldest_without(svc.db.reader(), health["model"]),
+            "stale": health["stale"], "model": health["model"]}
 
 
 def clean_orphans(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
@@ -94,6 +131,8 @@ def deduplicate(svc: MemoryService, options: dict[str, Any], actor: Actor) -> di
 class RepairAction:
     run: Callable[[MemoryService, dict[str, Any], Actor], dict[str, Any]]
     limits: Callable[[Settings], tuple[int, int]]  # (cooldown ms, hourly budget)
+    # The result as the reference answers it: (success, affected, message).
+    describe: Callable[[dict[str, Any]], tuple[bool, int, str]]
     changes_memories: bool = False  # purges, merges or unlinks memories: refused while mutations are frozen
 
 
@@ -113,14 +152,42 @@ def _default_limits(s: Settings) -> tuple[int, int]:
     return s.repair.default_cooldown_ms, s.repair.default_hourly_budget
 
 
+def _refreshed(r: dict[str, Any]) -> tuple[bool, int, str]:
+    if r.get("skipped"):
+        return False, 0, r["skipped"]
+    done = r["refreshed"]
+    failed = f", {r['failed']} failed" if r["failed"] else ""
+    return not (done == 0 and r["failed"]), done, f"re-embedded {done} memories{failed}, {r['remaining']} remaining"
+
+
+def _fts(r: dict[str, Any]) -> tuple[bool, int, str]:
+    return True, int(r["rebuilt"]), f"FTS index {r['mismatch']:.1%} apart from the memories" + (
+        ", rebuilt" if r["rebuilt"] else "")
+
+
+def _counted(key: str, what: str) -> Callable[[dict[str, Any]], tuple[bool, int, str]]:
+    return lambda r: (True, r[key], f"{what} {r[key]}")
+
+
+def _sweep(r: dict[str, Any]) -> tuple[bool, int, str]:
+    purged = sum(r["purged"].values())
+    return True, purged, f"retention sweep purged {purged} rows"
+
+
+def _orphans(r: dict[str, Any]) -> tuple[bool, int, str]:
+    return True, r["vectorsRemoved"] + r["memoriesUnlinked"], (
+        f"removed {r['vectorsRemoved']} orphaned vectors, unlinked {r['memoriesUnlinked']} vanished memories")
+
+
 ACTIONS: dict[str, RepairAction] = {
-    "requeue-dead": RepairAction(requeue_dead, _requeue_limits),
-    "release-leases": RepairAction(release_leases, _requeue_limits),
-    "check-fts": RepairAction(check_fts, _default_limits),
-    "retention-sweep": RepairAction(retention_sweep, _default_limits, changes_memories=True),
-    "re-embed": RepairAction(reembed, _reembed_limits),
-    "clean-orphans": RepairAction(clean_orphans, _default_limits, changes_memories=True),
-    "deduplicate": RepairAction(deduplicate, _dedup_limits, changes_memories=True),
+    "requeue-dead": RepairAction(requeue_dead, _requeue_limits, _counted("requeued", "requeued dead jobs:")),
+    "release-leases": RepairAction(release_leases, _requeue_limits, _counted("released", "released stale leases:")),
+    "check-fts": RepairAction(check_fts, _default_limits, _fts),
+    "retention-sweep": RepairAction(retention_sweep, _default_limits, _sweep, changes_memories=True),
+    "re-embed": RepairAction(reembed, _reembed_limits, _refreshed),
+    "clean-orphans": RepairAction(clean_orphans, _default_limits, _orphans, changes_memories=True),
+    "deduplicate": RepairAction(deduplicate, _dedup_limits, _counted("memoriesRemoved", "deduplicated memories:"),
+                                changes_memories=True),
 }
 
 
@@ -178,7 +245,13 @@ def run_repair(svc: MemoryService, name: str, actor: Actor, *, reason: str | Non
         history_store.record(conn, memory_id="system", event="repair", now=now, changed_by=actor.name,
                              actor_type=actor.type, reason=reason or name, metadata={"action": name, **result},
                              request_id=actor.request_id)
-    return {"action": name, "runId": run_id, "executedAt": now, "result": result}
+    success, affected, message = ACTIONS[name].describe(result)
+    return {**_answer(name, result, success=success, affected=affected, message=message), "runId": run_id,
+            "executedAt": now}
+
+
+def _answer(name: str, result: dict[str, Any], *, success: bool, affected: int, message: str) -> dict[str, Any]:
+    return {"action": name, "success": success, "affected": affected, "message": message, "result": result}
 
 
 def recent_runs(svc: MemoryService, limit: int) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.db import Database
-from signet_pipeline.text.transcripts import digest, scrub, turns
+from signet_pipeline.text.transcripts import digest, scrub, summarized, units
 from signet_pipeline.timeutil import now_iso, parse_iso, to_iso
 
 
@@ -93,10 +93,9 @@ def _scrub_transcripts(conn: apsw.Connection, purged: list[Any]) -> int:
 def _summarized_hash(conn: apsw.Connection, key: str, agent: str, before: str, after: str) -> str | None:
     """The summarized part's hash after the edit, when the summary covered the transcript as it was."""
     done, done_digest = sessions_store.summary_progress(conn, key, agent)
-    old = turns(before)
-    if not done or done > len(old) or digest(old[:done]) != done_digest:
+    if not summarized(units(before), done, done_digest):
         return None
-    return digest(turns(after)[:done])
+    return digest(units(after)[:done])
 
 
 def sweep(db: Database, cfg: RetentionConfig, *, now: str | None = None) -> RetentionReport:
@@ -155,8 +154,9 @@ def sweep(db: Database, cfg: RetentionConfig, *, now: str | None = None) -> Rete
         _run(report, db, "transcripts", transcripts, limit,
              lambda c: (sessions_store.purge_transcripts_before(c, transcripts, limit), {}))
     telemetry = before(cfg.telemetry_retention_days)
-    _run(report, db, "telemetry", telemetry, limit,
-         lambda c: (analytics_store.prune_telemetry(c, before=telemetry, limit=limit), {}))
+    _run(report, db, "telemetry", telemetry, limit,  # events and the memory-search log
+         lambda c: (analytics_store.prune_telemetry(c, before=telemetry, limit=limit)
+                    + analytics_store.prune_searches(c, before=telemetry, limit=limit), {}))
     _run(report, db, "embedding_change_log", None, cfg.change_log_batch,
          lambda c: (emb_store.prune_change_log(c, keep=cfg.change_log_keep, limit=cfg.change_log_batch), {}))
     return report

@@ -12,8 +12,9 @@ then each window's statements become one `session_summary` memory in one remembe
 back). Those memories go through extraction like any other: facts, decisions, the graph.
 
 A transcript that only grew since its last summary (its first turns hash the same) is summarized
-from where that one stopped, so a resumed session adds what is new and a summary the agent
-forgot does not come back; a rewritten transcript is summarized from the start.
+from where that one stopped, so a resumed session (or a mid-session checkpoint extract, then the
+session end) adds what is new and a summary the agent forgot does not come back; a rewritten
+transcript is summarized from the start. A plain-text transcript counts its paragraphs as turns.
 
 The same job scores the session's continuity (stages/continuity.py: how well the memories injected
 at its start served it), one more provider call before the writes; the score and the per-memory
@@ -46,7 +47,7 @@ from signet_pipeline.stages.drain.jobs import JobBatch, run_queue_jobs
 from signet_pipeline.store import feedback as feedback_store
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.queue import SESSION_SUMMARY, JobQueue
-from signet_pipeline.text.transcripts import Turn, digest, render, turns, windows
+from signet_pipeline.text.transcripts import Turn, digest, render, summarized, units, windows
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.hints import word_key
 from signet_pipeline.write.remember import Actor, remember_many
@@ -176,9 +177,9 @@ def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: S
     if not transcript:
         report.skipped = "transcript no longer stored"
         return report
-    conversation = turns(transcript)
+    conversation = units(transcript)
     done, done_digest = sessions_store.summary_progress(reader, session_key, agent_id)
-    start = done if 0 < done <= len(conversation) and digest(conversation[:done]) == done_digest else 0
+    start = summarized(conversation, done, done_digest)
     report.turns = len(conversation) - start
     parts = windows(conversation[start:], WINDOW_CHARS)
     if not parts:

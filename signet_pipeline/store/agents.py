@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import apsw
 
-from signet_pipeline.store.db import Row, rows, scalar
+from signet_pipeline.store.db import Row, one, rows, scalar
 
 # Whether agent :agent_id may read the row `m` (memories alias), by its read policy. An agent
 # not in the table reads as `shared` (the reference's default). The subqueries do not depend on
@@ -56,3 +56,33 @@ def readable_owners(conn: apsw.Connection, agent_id: str) -> set[str] | None:
     if policy == "isolated":
         return {agent_id}
     return {r[0] for r in conn.execute("SELECT id FROM agents WHERE policy_group = ?", (found[0]["policy_group"],))}
+
+
+# -- the roster through the API (0026: source 'api') ---------------------------------------------
+
+def get(conn: apsw.Connection, agent_id: str) -> Row | None:
+    return one(conn, "SELECT id, read_policy, policy_group, source, created_at, updated_at FROM agents WHERE id = ?",
+               (agent_id,))
+
+
+def register_api(conn: apsw.Connection, agent_id: str, read_policy: str, group: str | None, now: str) -> None:
+    """Create or update an agent from the API (a first-seen or API agent takes the given policy)."""
+    conn.execute("INSERT INTO agents(id, read_policy, policy_group, source, created_at, updated_at) "
+                 "VALUES (?, ?, ?, 'api', ?, ?) ON CONFLICT(id) DO UPDATE SET read_policy = excluded.read_policy, "
+                 "policy_group = excluded.policy_group, source = 'api', updated_at = excluded.updated_at",
+                 (agent_id, read_policy, group, now, now))
+
+
+def delete(conn: apsw.Connection, agent_id: str) -> bool:
+    return bool(list(conn.execute("DELETE FROM agents WHERE id = ? RETURNING 1", (agent_id,))))
+
+
+def memory_count(conn: apsw.Connection, agent_id: str) -> int:
+    """The agent's live memories (archived ones included: they are still its own)."""
+    return int(scalar(conn, "SELECT count(*) FROM memories WHERE agent_id = ? AND is_deleted = 0", (agent_id,)) or 0)
+
+
+def owned_memories(conn: apsw.Connection, agent_id: str, *, archived: bool, limit: int) -> list[Row]:
+    """Up to `limit` of the agent's live memories (id, content), archived ones only with `archived`."""
+    return rows(conn, "SELECT id, content FROM memories WHERE agent_id = ? AND is_deleted = 0 "
+                      "AND (? OR visibility <> 'archived') ORDER BY rid LIMIT ?", (agent_id, archived, limit))

@@ -1,6 +1,7 @@
 """SQL for the service's operational records: the error ring (analytics_errors), the ring of each
 provider's latest call outcomes (provider_outcomes), job durations read from memory_jobs, and
-repair_runs, the log the repair gate reads (cooldown, hourly budget) and operators audit."""
+repair_runs, the log the repair gate reads (cooldown, hourly budget) and operators audit; the
+telemetry rings (events, memory searches) and the structured log."""
 
 from __future__ import annotations
 
@@ -136,6 +137,41 @@ def telemetry_since(conn: apsw.Connection, since: str | None) -> list[Row]:
 def prune_telemetry(conn: apsw.Connection, *, before: str, limit: int) -> int:
     return len(list(conn.execute("DELETE FROM telemetry_events WHERE id IN (SELECT id FROM telemetry_events "
                                  "WHERE created_at < ? ORDER BY id LIMIT ?) RETURNING 1", (before, limit))))
+
+
+# One memory search (memory_search_telemetry, 0028): created_at, route, agent_id, session_key, project,
+# query, keyword_query, filters JSON, method, result_count, top_score, no_hits, duration_ms,
+# timings JSON, results JSON.
+SEARCH_COLUMNS = ("created_at", "route", "agent_id", "session_key", "project", "query", "keyword_query", "filters",
+                  "method", "result_count", "top_score", "no_hits", "duration_ms", "timings", "results")
+
+
+def append_searches(conn: apsw.Connection, searches: list[tuple[Any, ...]], *, keep: int) -> None:
+    """Rows in SEARCH_COLUMNS order; the oldest beyond the newest `keep` go."""
+    conn.executemany(f"INSERT INTO memory_search_telemetry({', '.join(SEARCH_COLUMNS)}) "
+                     f"VALUES ({', '.join('?' * len(SEARCH_COLUMNS))})", searches)
+    conn.execute("DELETE FROM memory_search_telemetry WHERE id <= (SELECT id FROM memory_search_telemetry "
+                 "ORDER BY id DESC LIMIT 1 OFFSET ?)", (keep,))
+
+
+def searches(conn: apsw.Connection, *, agent_id: str | None, session_key: str | None, project: str | None,
+             route: str | None, since: str | None, until: str | None, no_hits: bool | None, limit: int,
+             offset: int = 0, before_id: int | None = None) -> list[Row]:
+    """Newest first, each filter applied when given (`before_id`: older than that row, for paging)."""
+    return rows(conn, f"SELECT id, {', '.join(SEARCH_COLUMNS)} FROM memory_search_telemetry "
+                      "WHERE (:agent IS NULL OR agent_id = :agent) AND (:session IS NULL OR session_key = :session) "
+                      "AND (:project IS NULL OR project = :project) AND (:route IS NULL OR route = :route) "
+                      "AND (:since IS NULL OR created_at >= :since) AND (:until IS NULL OR created_at <= :until) "
+                      "AND (:no_hits IS NULL OR no_hits = :no_hits) AND (:before IS NULL OR id < :before) "
+                      "ORDER BY id DESC LIMIT :limit OFFSET :offset",
+                {"agent": agent_id, "session": session_key, "project": project, "route": route, "since": since,
+                 "until": until, "no_hits": no_hits, "limit": limit, "offset": offset, "before": before_id})
+
+
+def prune_searches(conn: apsw.Connection, *, before: str, limit: int) -> int:
+    return len(list(conn.execute("DELETE FROM memory_search_telemetry WHERE id IN (SELECT id FROM "
+                                 "memory_search_telemetry WHERE created_at < ? ORDER BY id LIMIT ?) RETURNING 1",
+                                 (before, limit))))
 
 
 def append_logs(conn: apsw.Connection, entries: list[tuple[int, str, str, str | None, str, str]], *,

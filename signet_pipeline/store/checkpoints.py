@@ -1,8 +1,10 @@
-"""SQL for session_activity and session_checkpoints."""
+"""SQL for session_activity and session_checkpoints, and skill_invocations (0026): the skill uses
+harnesses report during sessions, the newest rows kept."""
 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import apsw
 
@@ -78,3 +80,19 @@ def purge_before(conn: apsw.Connection, created_before: str, limit: int) -> int:
     return len(list(conn.execute(
         "DELETE FROM session_checkpoints WHERE id IN (SELECT id FROM session_checkpoints WHERE created_at < ? "
         "ORDER BY id LIMIT ?) RETURNING 1", (created_before, limit))))
+
+
+# -- skill invocations (0026) -------------------------------------------------------------------
+
+def record_skill_invocation(conn: apsw.Connection, values: dict[str, Any], *, keep: int) -> bool:
+    """Insert one invocation; False when its tool call (agent, toolUseId) was recorded already.
+    Rows beyond the newest `keep` are dropped in the same transaction (the table stays bounded)."""
+    added = bool(list(conn.execute(
+        "INSERT INTO skill_invocations(agent_id, harness, skill_name, session_key, tool_use_id, origin, success, "
+        "latency_ms, error_text, created_at) VALUES (:agent_id, :harness, :skill_name, :session_key, :tool_use_id, "
+        ":origin, :success, :latency_ms, :error_text, :created_at) "
+        "ON CONFLICT(agent_id, tool_use_id) WHERE tool_use_id IS NOT NULL DO NOTHING RETURNING 1", values)))
+    if added:
+        conn.execute("DELETE FROM skill_invocations WHERE id <= (SELECT id FROM skill_invocations ORDER BY id DESC "
+                     "LIMIT 1 OFFSET ?)", (keep,))
+    return added

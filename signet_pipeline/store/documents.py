@@ -71,8 +71,9 @@ def link(conn: apsw.Connection, document_id: str, memory_ids: list[tuple[int, st
 
 
 def chunks(conn: apsw.Connection, document_id: str) -> list[Row]:
-    return rows(conn, "SELECT dm.chunk_index, m.id, m.content, m.is_deleted FROM document_memories dm "
-                      "JOIN memories m ON m.id = dm.memory_id WHERE dm.document_id = ? ORDER BY dm.chunk_index",
+    return rows(conn, "SELECT dm.chunk_index, m.id, m.content, m.type, m.created_at, m.is_deleted "
+                      "FROM document_memories dm JOIN memories m ON m.id = dm.memory_id WHERE dm.document_id = ? "
+                      "ORDER BY dm.chunk_index",
                 (document_id,))
 
 

@@ -220,6 +220,12 @@ def coverage(conn: apsw.Connection, model: str) -> Row:
                      "WHERE m.is_deleted = 0", (model, model)) or {}
 
 
+def oldest_without(conn: apsw.Connection, model: str) -> str | None:
+    """created_at of the oldest live memory without a vector of `model` (None: every one has one)."""
+    return scalar(conn, "SELECT min(m.created_at) FROM memories m LEFT JOIN embeddings e ON e.content_hash = "
+                        "m.content_hash WHERE m.is_deleted = 0 AND (e.model IS NULL OR e.model <> ?)", (model,))
+
+
 # -- refresh (spec "Embedding Tracker") ---------------------------------------------------------
 # A live memory needs a vector when its hash has none (`missing`, or `stale` when the memory wrote
 # a vector under an older hash: its content changed) or the hash's vector is of another model or

@@ -1,4 +1,4 @@
-"""SQL for changing existing memory rows (PATCH, soft delete, recover, merging duplicates).
+"""SQL for changing existing memory rows (PATCH, soft delete, recover, archive, merging duplicates).
 Every change bumps `version` and `update_count`; the FTS index follows content through the
 triggers of 0001."""
 
@@ -54,6 +54,16 @@ def soft_delete_many(conn: apsw.Connection, memory_ids: list[str], *, now: str, 
         "version = version + 1, update_count = update_count + 1 "
         "WHERE id IN (SELECT value FROM json_each(:ids)) AND is_deleted = 0 RETURNING id, version",
         {"now": now, "actor": actor, "ids": json.dumps(memory_ids)})}
+
+
+def archive_many(conn: apsw.Connection, memory_ids: list[str], *, now: str, actor: str) -> dict[str, int]:
+    """Set the live, not yet archived ones of these memories to visibility `archived` (no agent
+    reads them, their owner neither); returns id -> new version for each one changed."""
+    return {r[0]: int(r[1]) for r in conn.execute(
+        "UPDATE memories SET visibility = 'archived', updated_at = :now, updated_by = :actor, "
+        "version = version + 1, update_count = update_count + 1 "
+        "WHERE id IN (SELECT value FROM json_each(:ids)) AND is_deleted = 0 AND visibility <> 'archived' "
+        "RETURNING id, version", {"now": now, "actor": actor, "ids": json.dumps(memory_ids)})}
 
 
 def _move_links(conn: apsw.Connection, ids: str, keep: str, now: str, links: str, target: str, counted: str, *,

@@ -1,4 +1,5 @@
-"""SQL for harness sessions: sessions, session_memories and aspect_feedback_state."""
+"""SQL for harness sessions: sessions, session_memories and aspect_feedback_state, the context
+ledger and transcripts, and session search (transcripts and session summaries, full-text)."""
 
 from __future__ import annotations
 
@@ -6,18 +7,18 @@ import json
 
 import apsw
 
-from signet_pipeline.store.db import one, scalar
+from signet_pipeline.store.db import Row, one, rows, scalar
 
 FEEDBACK_COUNTERS = ("sessions_applied", "aspects_updated", "fts_confirmations", "decayed_aspects")
 
 
 def start(conn: apsw.Connection, *, session_key: str, agent_id: str, harness: str, project: str | None,
-          now: str) -> bool:
+          now: str, runtime_path: str | None = None) -> bool:
     """Register a session; False when the key was already known (a repeated session-start)."""
     return bool(list(conn.execute(
-        "INSERT INTO sessions(session_key, agent_id, harness, project, started_at) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT(session_key) DO NOTHING RETURNING 1",
-        (session_key, agent_id, harness, project, now),
+        "INSERT INTO sessions(session_key, agent_id, harness, project, started_at, runtime_path) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO NOTHING RETURNING 1",
+        (session_key, agent_id, harness, project, now, runtime_path),
     )))
 
 
@@ -241,3 +242,61 @@ def purge_ledger_before(conn: apsw.Connection, before: str, limit: int) -> int:
     return len(list(conn.execute(
         "DELETE FROM session_recalls WHERE rowid IN (SELECT rowid FROM session_recalls WHERE first_at < ? LIMIT ?) "
         "RETURNING 1", (before, limit))))
+
+
+# -- sessions through the API (0027): listing, bypass, search ---------------------------------
+
+_SESSION = "session_key, agent_id, harness, project, runtime_path, started_at, ended_at, bypassed_at"
+
+
+def sessions_of(conn: apsw.Connection, agent_id: str, *, ended: bool, limit: int) -> list[Row]:
+    """The agent's sessions, newest first: those not ended, or every one with `ended`."""
+    return rows(conn, f"SELECT {_SESSION} FROM sessions WHERE agent_id = ? AND (? OR ended_at IS NULL) "
+                      "ORDER BY started_at DESC, session_key LIMIT ?", (agent_id, ended, limit))
+
+
+def session_of(conn: apsw.Connection, session_key: str, agent_id: str) -> Row | None:
+    return one(conn, f"SELECT {_SESSION} FROM sessions WHERE session_key = ? AND agent_id = ?", (session_key, agent_id))
+
+
+def set_bypass(conn: apsw.Connection, session_key: str, agent_id: str, at: str | None) -> bool:
+    """Bypass the agent's session from `at` (None: hooks serve it again); False when it has none."""
+    return bool(list(conn.execute("UPDATE sessions SET bypassed_at = ? WHERE session_key = ? AND agent_id = ? "
+                                  "RETURNING 1", (at, session_key, agent_id))))
+
+
+def bypassed(conn: apsw.Connection, session_key: str, agent_id: str) -> bool:
+    return scalar(conn, "SELECT 1 FROM sessions WHERE session_key = ? AND agent_id = ? AND bypassed_at IS NOT NULL",
+                  (session_key, agent_id)) is not None
+
+
+def search_transcripts(conn: apsw.Connection, match: str, agent_id: str, project: str | None,
+                       limit: int) -> list[Row]:
+    """The agent's transcripts matching `match` (an FTS5 expression), best first, each with an
+    excerpt around its matches."""
+    return rows(conn, "SELECT t.session_key, t.project, coalesce(t.updated_at, t.created_at) AS updated_at, "
+                      "snippet(session_transcripts_fts, 0, '', '', '…', 24) AS excerpt, "
+                      "bm25(session_transcripts_fts) AS raw FROM session_transcripts_fts "
+                      "JOIN session_transcripts t ON t.rid = session_transcripts_fts.rowid "
+                      "WHERE session_transcripts_fts MATCH :match AND t.agent_id = :agent "
+                      "AND (:project IS NULL OR t.project = :project) ORDER BY raw LIMIT :limit",
+                {"match": match, "agent": agent_id, "project": project, "limit": limit})
+
+
+def search_summaries(conn: apsw.Connection, match: str, agent_id: str, project: str | None, memory_type: str,
+                     limit: int) -> list[Row]:
+    """The agent's own live session-summary memories matching `match`, best first, by session."""
+    return rows(conn, "SELECT m.session_id AS session_key, m.project, m.updated_at, "
+                      "snippet(memories_fts, 0, '', '', '…', 24) AS excerpt, bm25(memories_fts) AS raw "
+                      "FROM memories_fts JOIN memories m ON m.rid = memories_fts.rowid "
+                      "WHERE memories_fts MATCH :match AND m.type = :type AND m.agent_id = :agent "
+                      "AND m.is_deleted = 0 AND m.session_id IS NOT NULL "
+                      "AND (:project IS NULL OR m.project = :project) ORDER BY raw LIMIT :limit",
+                {"match": match, "type": memory_type, "agent": agent_id, "project": project, "limit": limit})
+
+
+def transcript_head(conn: apsw.Connection, session_key: str, agent_id: str, chars: int) -> Row | None:
+    """The start of the agent's transcript of this session (a search for the key itself)."""
+    return one(conn, "SELECT session_key, project, coalesce(updated_at, created_at) AS updated_at, "
+                     "substr(content, 1, ?) AS excerpt FROM session_transcripts WHERE session_key = ? AND agent_id = ?",
+               (chars, session_key, agent_id))

@@ -1,6 +1,7 @@
 """The process's telemetry sink: events are buffered and written in one short transaction per
 second (or per 200 events) by a daemon thread (buffer.py), never on a request's path, never inside
-another write. Off unless `memory.pipelineV2.telemetryEnabled`; then nothing is built or kept."""
+another write. Off unless `memory.pipelineV2.telemetryEnabled`; then nothing is built or kept.
+Memory searches (recall/search_log.py) go through the same buffer into their own bounded table."""
 
 from __future__ import annotations
 
@@ -14,8 +15,10 @@ from signet_pipeline.telemetry.events import Event
 from signet_pipeline.timeutil import now_iso
 
 KEEP = 100_000  # newest events kept; retention also drops those past its window
+KEEP_SEARCHES = 10_000  # newest memory searches kept (each holds its query and result ids)
 FLUSH_AT = 200
 log = logging.getLogger("signet.telemetry")
+EVENT, SEARCH = "event", "search"
 
 
 class TelemetrySink:
@@ -24,16 +27,26 @@ class TelemetrySink:
         self.enabled = enabled
         self._buffer = BufferedWriter(self._write, name="signet-telemetry", flush_at=FLUSH_AT) if enabled else None
 
-    def _write(self, rows: list[tuple[str, str, str]]) -> None:
+    def _write(self, rows: list[tuple[str, tuple]]) -> None:
+        events = [row for kind, row in rows if kind == EVENT]
+        searches = [row for kind, row in rows if kind == SEARCH]
         try:
             with self.db.write() as conn:
-                analytics_store.append_telemetry(conn, rows, keep=KEEP)
+                if events:
+                    analytics_store.append_telemetry(conn, events, keep=KEEP)
+                if searches:
+                    analytics_store.append_searches(conn, searches, keep=KEEP_SEARCHES)
         except Exception:  # bookkeeping: never fails the work it describes
-            log.exception("could not write %d telemetry event(s)", len(rows))
+            log.exception("could not write %d telemetry row(s)", len(rows))
 
     def record(self, event: Event) -> None:
         if self._buffer is not None:
-            self._buffer.add((event.event, json.dumps(event.properties(), separators=(",", ":")), now_iso()))
+            self._buffer.add((EVENT, (event.event, json.dumps(event.properties(), separators=(",", ":")), now_iso())))
+
+    def record_search(self, row: tuple) -> None:
+        """One memory search, in analytics_store.SEARCH_COLUMNS order (recall/search_log.py builds it)."""
+        if self._buffer is not None:
+            self._buffer.add((SEARCH, row))
 
     def flush(self) -> int:
         return self._buffer.flush() if self._buffer is not None else 0

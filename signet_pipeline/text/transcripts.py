@@ -107,6 +107,25 @@ def turns(raw: str) -> list[Turn]:
     return [t for t in (_turn(e) for e in events) if t is not None]
 
 
+_PARAGRAPHS = re.compile(r"\n[ \t]*\n")
+
+
+def units(raw: str) -> list[Turn]:
+    """What a summary's progress is counted in: the turns, or a plain-text transcript's paragraphs
+    (as one turn, a plain transcript that grew would hash differently from the start and be
+    summarized again whole; harnesses that send text, such as Hermes, put one message a paragraph)."""
+    found = turns(raw)
+    if len(found) != 1 or found[0].role:
+        return found
+    return [Turn("", p.strip()) for p in _PARAGRAPHS.split(found[0].text) if p.strip()]
+
+
+def summarized(conversation: list[Turn], done: int, done_digest: str | None) -> int:
+    """How many of the first turns a summary covered already: `done`, when they still hash as
+    they did then (the transcript only grew), else 0 (it was rewritten: summarize it all)."""
+    return done if 0 < done <= len(conversation) and digest(conversation[:done]) == done_digest else 0
+
+
 def digest(conversation: list[Turn]) -> str:
     """What a summary covered: a transcript whose first turns still hash to this only grew."""
     h = hashlib.sha256()

@@ -49,15 +49,81 @@ class DocumentRequest(BaseModel):
         return self
 
 
+class DocumentView(BaseModel):
+    """A document and its ingest status: our camelCase fields, and the reference SDK's snake_case
+    names of the same values (its DocumentRecord)."""
+
+    id: str
+    status: str
+    title: str | None
+    sourceType: str
+    sourceUrl: str | None
+    contentType: str | None
+    contentLength: int | None
+    chunkCount: int
+    memoryCount: int
+    error: str | None
+    agentId: str
+    visibility: str
+    project: str | None
+    createdAt: str
+    updatedAt: str
+    completedAt: str | None
+    source_type: str
+    source_url: str | None
+    chunk_count: int
+    memory_count: int
+    created_at: str
+    updated_at: str
+
+
+class DocumentCreated(DocumentView):
+    jobId: int  # GET /api/memory/jobs/{jobId}: the ingest job
+
+
+class DocumentPage(BaseModel):
+    documents: list[DocumentView]
+    total: int
+    limit: int
+    offset: int
+
+
+class DocumentChunk(BaseModel):
+    index: int
+    memoryId: str
+    content: str
+    deleted: bool
+    # The SDK's names: the chunk is the memory `id`, at `chunk_index`.
+    id: str
+    type: str
+    created_at: str
+    chunk_index: int
+
+
+class DocumentChunks(BaseModel):
+    documentId: str
+    chunks: list[DocumentChunk]
+    count: int
+
+
+class DocumentDeleted(BaseModel):
+    id: str
+    status: Literal["deleted"]
+    memoriesDeleted: int  # chunk memories tombstoned (recoverable until retention purges them)
+    memoriesRemoved: int  # the same count under the SDK's name
+
+
 def _view(row: dict[str, Any]) -> dict[str, Any]:
     return {"id": row["id"], "status": row["status"], "sourceType": row["source_type"], "sourceUrl": row["source_url"],
             "title": row["title"], "contentType": row["content_type"], "contentLength": row["content_length"],
             "chunkCount": row["chunk_count"], "memoryCount": row["memory_count"], "error": row["error"],
             "agentId": row["agent_id"], "visibility": row["visibility"], "project": row["project"],
-            "createdAt": row["created_at"], "updatedAt": row["updated_at"], "completedAt": row["completed_at"]}
+            "createdAt": row["created_at"], "updatedAt": row["updated_at"], "completedAt": row["completed_at"],
+            **{k: row[k] for k in ("source_type", "source_url", "chunk_count", "memory_count", "created_at",
+                                   "updated_at")}}
 
 
-def create(svc: MemoryService, req: DocumentRequest, *, agent_id: str) -> dict[str, Any]:
+def create(svc: MemoryService, req: DocumentRequest, *, agent_id: str) -> DocumentCreated:
     ensure_writable(svc)
     document_id = str(uuid.uuid4())
     pipeline = svc.settings.pipeline
@@ -70,7 +136,7 @@ def create(svc: MemoryService, req: DocumentRequest, *, agent_id: str) -> dict[s
         job_id, _ = job_store.enqueue(conn, job_type=DOCUMENT_INGEST, document_id=document_id, now=now,
                                       max_attempts=pipeline.worker.max_retries)
         row = doc_store.get(conn, document_id)
-    return {**_view(row), "jobId": job_id}
+    return DocumentCreated(**_view(row), jobId=job_id)
 
 
 def _visible(svc: MemoryService, document_id: str, agent_id: str) -> dict[str, Any]:
@@ -80,21 +146,22 @@ def _visible(svc: MemoryService, document_id: str, agent_id: str) -> dict[str, A
     return row
 
 
-def get(svc: MemoryService, document_id: str, *, agent_id: str) -> dict[str, Any]:
-    return _view(_visible(svc, document_id, agent_id))
+def get(svc: MemoryService, document_id: str, *, agent_id: str) -> DocumentView:
+    return DocumentView(**_view(_visible(svc, document_id, agent_id)))
 
 
-def page(svc: MemoryService, *, agent_id: str, status: str | None, limit: int, offset: int) -> dict[str, Any]:
+def page(svc: MemoryService, *, agent_id: str, status: str | None, limit: int, offset: int) -> DocumentPage:
     found, total = doc_store.page(svc.db.reader(), agent_id, status=status, limit=limit, offset=offset)
-    return {"documents": [_view(r) for r in found], "total": total, "limit": limit, "offset": offset}
+    return DocumentPage(documents=[DocumentView(**_view(r)) for r in found], total=total, limit=limit, offset=offset)
 
 
-def chunks(svc: MemoryService, document_id: str, *, agent_id: str) -> dict[str, Any]:
+def chunks(svc: MemoryService, document_id: str, *, agent_id: str) -> DocumentChunks:
     _visible(svc, document_id, agent_id)
-    found = doc_store.chunks(svc.db.reader(), document_id)
-    return {"documentId": document_id, "chunks": [
-        {"index": r["chunk_index"], "memoryId": r["id"], "content": r["content"], "deleted": bool(r["is_deleted"])}
-        for r in found]}
+    found = [DocumentChunk(index=r["chunk_index"], memoryId=r["id"], content=r["content"],
+                           deleted=bool(r["is_deleted"]), id=r["id"], type=r["type"], created_at=r["created_at"],
+                           chunk_index=r["chunk_index"])
+             for r in doc_store.chunks(svc.db.reader(), document_id)]
+    return DocumentChunks(documentId=document_id, chunks=found, count=len(found))
 
 
 def retire_chunks(conn, document_id: str, memory_ids: list[str], *, actor: Actor, reason: str, now: str) -> int:
@@ -113,7 +180,7 @@ def retire_chunks(conn, document_id: str, memory_ids: list[str], *, actor: Actor
 
 
 def delete(svc: MemoryService, document_id: str, *, agent_id: str, actor: Actor,
-           project_scope: str | None = None) -> dict[str, Any]:
+           project_scope: str | None = None) -> DocumentDeleted:
     """The document and its links go; the chunk memories it created (and no other document
     shares) are tombstoned (recoverable, then purged by retention) with a history row each.
     An agent deletes only its own documents; a project-scoped token only its project's."""
@@ -126,4 +193,4 @@ def delete(svc: MemoryService, document_id: str, *, agent_id: str, actor: Actor,
         tombstoned = retire_chunks(conn, document_id, doc_store.owned_chunk_ids(conn, document_id), actor=actor,
                                    reason="document deleted", now=now_iso())
         doc_store.delete(conn, document_id)
-    return {"id": document_id, "status": "deleted", "memoriesDeleted": tombstoned}
+    return DocumentDeleted(id=document_id, status="deleted", memoriesDeleted=tombstoned, memoriesRemoved=tombstoned)

@@ -1,5 +1,6 @@
 """SQL for the knowledge-graph family: entities, mentions, relations, aspects, attributes,
-dependencies, communities. Every function runs inside the caller's transaction."""
+dependencies, communities; the navigation reads are in navigation.py, a memory's lineage (derived
+facts, a session's summaries) in lineage.py. Every function runs inside the caller's transaction."""
 
 from __future__ import annotations
 
