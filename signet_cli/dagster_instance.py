@@ -11,6 +11,11 @@ A storage stamped twice (by such a race) is repaired the way Dagster recovers an
 stamps go, opening the instance stamps the last revision its guarded migrations start from, and
 `instance.upgrade()` brings it to head. A storage this Dagster cannot open or upgrade (from a newer
 Dagster, or damaged) is named in one line with the command that fixes it.
+
+With `dagster.storage: postgres` (a team server, docs/scaling.md) the same holds for the PostgreSQL
+schema: prepare connects first (an unreachable server is one line naming the fix), then creates or
+migrates it before any Dagster process starts. reset never touches PostgreSQL: that database may be
+shared, and dropping it is the operator's decision.
 """
 
 from __future__ import annotations
@@ -22,6 +27,10 @@ import sqlite3
 import time
 from pathlib import Path
 
+import yaml
+
+from signet_cli.dagster_config import (DagsterStorageError, check_reachable, dagster_env, instance_file, masked,
+                                       postgres_url_of, render, scrub)
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import ConfigError
 from signet_pipeline.ops.pipeline_health import stop_marker
@@ -33,32 +42,45 @@ SQLITE_STORAGES = ("history/runs.db", "history/runs/index.db", "schedules/schedu
 KEEP = ("dagster.yaml",)  # what reset leaves in place
 
 
-class DagsterStorageError(ConfigError):
-    code = "dagster_storage"
-
-
-def instance_file(name: str) -> Path:
-    """dagster.yaml / workspace.yaml: the checkout's top-level file, or the copy in the wheel."""
-    import signet_pipeline
-
-    package = Path(signet_pipeline.__file__).resolve().parent
-    for candidate in (package.parent / name, package / "_instance" / name):
-        if candidate.is_file():
-            return candidate
-    raise FileNotFoundError(f"{name} not found next to the signet_pipeline package")
+# DagsterStorageError and instance_file live in dagster_config; callers import them from here as before.
+__all__ = ["DagsterStorageError", "instance_file", "main", "prepare", "repair_stamps", "reset", "write_config"]
 
 
 def write_config(settings: Settings) -> Path:
-    """DAGSTER_HOME with this build's dagster.yaml in it."""
+    """DAGSTER_HOME with this build's dagster.yaml, rendered from the dagster.* settings, in it."""
     home = settings.dagster_home
     home.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(instance_file("dagster.yaml"), home / "dagster.yaml")
+    text = render(settings)
+    partial = home / f"dagster.yaml.{os.getpid()}.partial"  # replaced whole: no process reads half a file
+    partial.write_text(text, encoding="utf-8")
+    os.replace(partial, home / "dagster.yaml")
     return home
 
 
-def _fix(home: Path) -> str:
+def _fix(home: Path, url: str | None = None) -> str:
+    if url:
+        return ("stop every Dagster process that uses it, then point dagster.postgresUrl at a new database or drop "
+                "and recreate this one (Dagster's run history only; memories are untouched), then start again")
     return (f"run `signet dagster reset --workspace {home.parent}` to set it aside (Dagster's run history only; "
             "memories are untouched), then start again")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:200] if text else type(exc).__name__
+
+
+def _check_launcher(instance, home: Path) -> None:
+    """Load the run launcher now: a wrong module, class or config is one line here, not a daemon
+    that fails at its first run."""
+    try:
+        instance.run_launcher  # noqa: B018 - loading it is the check
+    except Exception as exc:  # noqa: BLE001 - whatever the launcher raises, one line and the fix
+        config = yaml.safe_load((home / "dagster.yaml").read_text(encoding="utf-8")) or {}
+        named = config.get("run_launcher") or {}
+        raise ConfigError(f"Dagster's run launcher {named.get('module')}.{named.get('class')} cannot be loaded "
+                          f"({_first_line(exc)}): fix dagster.runLauncher (module, class, config) or install its "
+                          "package (dagster-docker, dagster-k8s)") from exc
 
 
 def repair_stamps(home: Path) -> list[str]:
@@ -98,6 +120,10 @@ def prepare(home: Path) -> str:
     stop_marker(home).unlink(missing_ok=True)  # a stop marker left by a stack that was killed
     logging.getLogger("alembic").setLevel(logging.WARNING)  # a dozen INFO lines per storage otherwise
     started = time.monotonic()
+    url = postgres_url_of(home)
+    where = f"PostgreSQL at {masked(url)}" if url else str(home)
+    if url:
+        check_reachable(url)
     try:
         repaired = repair_stamps(home)
         with DagsterInstance.from_config(str(home)) as instance:
@@ -106,16 +132,18 @@ def prepare(home: Path) -> str:
                 instance.upgrade()
                 still = _behind(instance)
                 if still:
-                    raise DagsterStorageError(f"Dagster's storage in {home} did not migrate ({'; '.join(still)}): "
-                                              + _fix(home))
-    except DagsterStorageError:
+                    raise DagsterStorageError(f"Dagster's storage in {where} did not migrate ({'; '.join(still)}): "
+                                              + _fix(home, url))
+            _check_launcher(instance, home)
+    except ConfigError:
         raise
     except Exception as exc:  # noqa: BLE001 - whatever Dagster raises, the operator gets one line and the fix
-        first = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else type(exc).__name__
-        raise DagsterStorageError(f"Dagster's storage in {home} cannot be used ({first}): {_fix(home)}") from exc
+        first = scrub(_first_line(exc), url) if url else _first_line(exc)
+        raise DagsterStorageError(f"Dagster's storage in {where} cannot be used ({first}): {_fix(home, url)}") from exc
     did = ", ".join(filter(None, [f"repaired double stamps in {', '.join(repaired)}" if repaired else "",
                                   f"migrated {'; '.join(behind)}" if behind else ""]))
-    return f"Dagster storage ready in {time.monotonic() - started:.1f} s{': ' + did if did else ''}"
+    return (f"Dagster storage ready in {time.monotonic() - started:.1f} s{' (' + where + ')' if url else ''}"
+            f"{': ' + did if did else ''}")
 
 
 def reset(home: Path) -> Path | None:
@@ -135,10 +163,19 @@ def main(settings: Settings, action: str) -> int:
     """`signet dagster prepare|reset` (signet_cli/main.py)."""
     home = settings.dagster_home
     if action == "reset":
+        # The files here are logs then; the storage is a database others may share.
+        if settings.dagster.storage == "postgres":
+            secret = settings.dagster.postgres_url
+            at = f" at {masked(secret.get_secret_value())}" if secret is not None else ""
+            raise DagsterStorageError(
+                f"signet dagster reset sets aside SQLite storage only; Dagster's storage here is the PostgreSQL "
+                f"database{at}, which signet never drops: to start it over, stop every Dagster process that uses "
+                "it, drop and recreate the database (dropdb, createdb), then run `signet dagster prepare`")
         aside = reset(home)
         print(f"moved Dagster's storage to {aside}" if aside else f"nothing to reset in {home}")
         return 0
     write_config(settings)
+    os.environ.update(dagster_env(settings))  # what dagster.yaml refers to, whether from env or agent.yaml
     os.environ["DAGSTER_HOME"] = str(home)
     print(f"signet: {prepare(home)}", flush=True)
     return 0

@@ -29,6 +29,7 @@ from pathlib import Path
 
 import httpx
 
+from signet_cli.dagster_config import dagster_env
 from signet_cli.dagster_instance import DAGSTER_MODULE, write_config
 from signet_pipeline.config import Settings
 from signet_pipeline.ops.pipeline_health import STACK_STARTED_ENV, stop_marker
@@ -75,8 +76,9 @@ def run_stack(settings: Settings, *, api_port: int, dagster_port: int, host: str
     settings.db_path.parent.mkdir(parents=True, exist_ok=True)
     # SIGNET_UP_STARTED_AT tells the sensors which Dagster runs belong to an earlier stack (their
     # workers died with it, so those runs can be failed at once) and the API that a pipeline is due.
-    env = {**os.environ, "SIGNET_WORKSPACE": str(settings.workspace), "DAGSTER_HOME": str(home),
-           STACK_STARTED_ENV: f"{time.time():.3f}"}
+    # dagster_env: the PostgreSQL URL dagster.yaml refers to by name, when agent.yaml set it.
+    env = {**os.environ, **dagster_env(settings), "SIGNET_WORKSPACE": str(settings.workspace),
+           "DAGSTER_HOME": str(home), STACK_STARTED_ENV: f"{time.time():.3f}"}
     first, dagster = commands(api_port=api_port, dagster_port=dagster_port, host=host, log_level=log_level)
     stopping = False
 

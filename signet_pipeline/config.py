@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import AliasChoices, Field, ValidationError, model_validator
+from pydantic import AliasChoices, Field, SecretStr, ValidationError, model_validator
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
 from signet_pipeline.config_sections import BackupConfig, PipelineV2Config, Section, SynthesisConfig
@@ -228,6 +228,32 @@ class ConnectorsConfig(Section):
     document_visibility: Literal["private", "global"] = "private"
 
 
+class RunLauncherConfig(Section):
+    """What starts each Dagster run (dagster.yaml's `run_launcher`). The default runs each one in a
+    subprocess of the daemon's code server, on the store's machine; dagster-docker's
+    DockerRunLauncher or dagster-k8s's K8sRunLauncher drop in here (docs/scaling.md)."""
+
+    module: str = Field("dagster.core.launcher", description="Python module of the launcher class")
+    # `class` in agent.yaml (a Python keyword, hence the field's name); the default: a subprocess per run.
+    class_name: str = Field("DefaultRunLauncher", alias="class",
+                            validation_alias=AliasChoices("class", "class_name", "className"))
+    # Handed to the launcher as written; `{env: VAR}` keeps a secret out of dagster.yaml.
+    config: dict[str, Any] = {}
+
+
+class DagsterConfig(Section):
+    """Dagster's own instance: dagster.yaml in $SIGNET_WORKSPACE/dagster, rendered from the shipped
+    file and these settings by `signet up` / `signet dagster prepare` (signet_cli/dagster_config.py)."""
+
+    # sqlite: runs, events and schedules as files in $SIGNET_WORKSPACE/dagster (one machine);
+    # postgres: in the PostgreSQL database at postgresUrl (a team server, `pip install signet-memory[team]`).
+    storage: Literal["sqlite", "postgres"] = "sqlite"
+    # postgresql+psycopg2://user:password@host:5432/db. dagster.yaml refers to SIGNET_DAGSTER__POSTGRES_URL
+    # and never holds the URL; set it there rather than in agent.yaml. Secret: masked in repr and /api/config.
+    postgres_url: SecretStr | None = None
+    run_launcher: RunLauncherConfig = RunLauncherConfig()
+
+
 _config_file: ContextVar[Path | None] = ContextVar("signet_config_file", default=None)
 
 
@@ -270,6 +296,7 @@ class Settings(BaseSettings):
     backup: BackupConfig = BackupConfig()
     limits: LimitsConfig = LimitsConfig()
     connectors: ConnectorsConfig = ConnectorsConfig()
+    dagster: DagsterConfig = DagsterConfig()
 
     @model_validator(mode="after")
     def _expand(self) -> "Settings":
