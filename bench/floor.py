@@ -18,6 +18,8 @@ from pathlib import Path
 import apsw
 import numpy as np
 
+from signet_pipeline.store.embeddings import decode
+
 from signet_pipeline.text.fts_query import build_match
 
 FTS_SQL = ("SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? "
@@ -30,8 +32,8 @@ class Floor:
         self.conn = apsw.Connection(str(db_path), flags=apsw.SQLITE_OPEN_READONLY)
         self.conn.execute("PRAGMA cache_size=-32000")  # same page cache as the service's readers
         blobs = [r[0] for r in self.conn.execute("SELECT vector FROM embeddings ORDER BY id")]
-        dims = len(blobs[0]) // 4
-        self.matrix = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), dims).copy()
+        dims = self.conn.execute("SELECT dimensions FROM embeddings LIMIT 1").fetchone()[0]
+        self.matrix = decode(blobs, dims)
 
     def vector_topk(self, query: np.ndarray) -> np.ndarray:
         scores = self.matrix @ query

@@ -130,7 +130,11 @@ def test_model_switch_to_another_dimension_leaves_every_memory_findable(make_ser
     assert conn.execute("SELECT DISTINCT embedding_model FROM memories").fetchall() == [("minilm-projected-96",)]
 
     # Every live memory is returned by a vector-only search, through the in-process matrix (which
-    # followed the change log) and through vec0 (rebuilt for 96 dims, filled by the upserts).
+    # followed the change log) and through vec0: rebuilt for 96 dims and filled by the upserts with
+    # sign bits, then rebuilt from the stored vectors with float32 copies as the sqlite-vec backend does.
+    assert conn.execute("SELECT count(*) FROM vec_embeddings").fetchall() == [(len(FACTS),)]
+    with new.db.write() as w:
+        assert emb_store.ensure_vec_table(w, 96, new.embedder.model, "float")
     matrix, vec0 = new.vector_index(), SqliteVecIndex(new.db, model=new.embedder.model, dimensions=96)
     assert isinstance(matrix, MatrixIndex) and indexed(matrix) == indexed(vec0) == len(FACTS)
     by_content = hashes_by_content(new)

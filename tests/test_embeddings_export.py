@@ -23,7 +23,7 @@ def test_export_shape_and_optional_vectors(client, svc):
     (with_vector,) = client.get("/api/embeddings", params={"vectors": "true"}).json()["embeddings"]
     assert set(with_vector) == FIELDS | {"vector"} and len(with_vector["vector"]) == 384
     expected = svc.embedder.embed_one("The staging database runs PostgreSQL 16")
-    assert np.allclose(with_vector["vector"], expected, atol=1e-5)
+    assert np.allclose(with_vector["vector"], expected, atol=1e-3)  # stored as float16
 
 
 def test_pagination_newest_first_with_has_more(client, svc):

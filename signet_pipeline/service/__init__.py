@@ -18,6 +18,7 @@ from threadpoolctl import threadpool_limits
 from signet_pipeline import limits
 from signet_pipeline.config import Settings
 from signet_pipeline.providers.embeddings import EmbeddingProvider, load_embedder
+from signet_pipeline.service import index_snapshot
 from signet_pipeline.service.access import AccessTracker
 from signet_pipeline.service.doc_freq import DocFreqCache
 from signet_pipeline.service.embed_behind import EmbeddingWriter
@@ -67,10 +68,11 @@ class MemoryService:
         self._query_cache_lock = threading.Lock()
         self.vector_index()  # create the vec table and warm the matrix now, not on the first recall
 
-    def vector_index(self) -> MatrixIndex | SqliteVecIndex | None:
+    def vector_index(self, *, settle: bool = True) -> MatrixIndex | SqliteVecIndex | None:
         """The index for the current embedder, or None until its dimension is known; vectors
-        remembered a moment ago are written first (read your writes)."""
-        if self.embed_behind is not None:
+        remembered a moment ago are written first (read your writes) unless `settle` is False
+        (recall, which scores its agent's unwritten vectors itself)."""
+        if settle and self.embed_behind is not None:
             self.embed_behind.settle()
         if self._index is not None:
             return self._index
@@ -79,13 +81,15 @@ class MemoryService:
             return None
         with self._index_lock:
             if self._index is None:
-                with self.db.write() as conn:
-                    emb_store.ensure_vec_table(conn, dims, self.embedder.model)
                 search = self.settings.search
+                with self.db.write() as conn:  # vec0 holds sign bits, or float32 copies for its own backend
+                    emb_store.ensure_vec_table(conn, dims, self.embedder.model,
+                                               "bit" if search.vector_backend == "numpy" else "float")
                 if search.vector_backend == "numpy":
                     index = MatrixIndex(self.db, model=self.embedder.model, dimensions=dims,
                                         prefilter_min=search.vector_prefilter_min,
-                                        prefilter_candidates=search.vector_prefilter_candidates)
+                                        prefilter_candidates=search.vector_prefilter_candidates,
+                                        snapshot=index_snapshot.path_for(self.db.path))
                 else:
                     index = SqliteVecIndex(self.db, model=self.embedder.model, dimensions=dims)
                 index.sync()
@@ -116,6 +120,8 @@ class MemoryService:
     def close(self) -> None:
         if self.embed_behind is not None:
             self.embed_behind.close()
+        if self._index is not None:
+            self._index.close()  # a rebuild in progress stops before the store closes
         self.access.close()
         self.pool.shutdown(wait=True)
         self.embedder.close()

@@ -1,71 +1,73 @@
 """Vector search for recall.
 
-`MatrixIndex` mirrors the `embeddings` table (current model and dimension) as one float32 matrix
-in process memory: brute-force cosine with BLAS is exact and, at 100k x 384, several times faster
-than a vec0 KNN scan (DESIGN.md). The database stays the source of truth: the index follows the
+`MatrixIndex` mirrors the `embeddings` table (current model and dimension) in process memory:
+brute-force cosine with BLAS is exact and, at 100k x 384, several times faster than a vec0 KNN
+scan (docs/decisions.md). The database stays the source of truth: the index follows the
 `embedding_changes` log, so writes from any process (API, Dagster runs) become visible on the
-next search, and a gap in the log (pruned entries) forces a full reload.
+next search.
 
-Past `prefilter_min` vectors a full matrix product per query costs more than recall's budget
-(1M x 384 float32 is 1.5 GB to stream: ~100 ms on two cores), so the index also keeps each
-vector's sign bits (48 bytes at 384 dimensions): a query ranks every row by Hamming distance over
-those bits (~8 ms at 1M) and rescores the `prefilter_candidates` nearest exactly. The result is
-exact cosine over a candidate set that holds nearly all of the true top k (docs/benchmarks.md).
+The index is a segment (service/segment.py: the rows at one log position, never changed) plus
+what changed since: rows added or replaced (float32, scored exactly) and segment rows removed.
+From `snapshot_min` vectors the segment is a file beside the store (service/index_snapshot.py),
+mapped at start instead of read from the table, its pages shared by every process mapping it. A
+missing or unusable file is rebuilt from the table on a background thread while searches rank by
+vec0's sign bits and read their candidates from the store; changes are folded into a new segment
+(a new file) once they grow; a gap in the log (entries pruned before the index read them) rebuilds
+the segment from the table.
 
-`SqliteVecIndex` answers the same calls with sqlite-vec's vec0 table (no memory held); it is the
-portable path and the benchmark's comparison point.
+Past `prefilter_min` vectors a full product per query costs more than recall's budget (1M x 384
+is 1.5 GB of float32 to stream: ~100 ms on two cores), so a query ranks every row by Hamming
+distance over its sign bits (48 bytes at 384 dimensions, ~8 ms at 1M), scores the
+`prefilter_candidates` nearest from the segment's int8 copy in float32, and rescores the best of
+those with the stored vectors: a candidate set that holds nearly all of the exact top k
+(docs/benchmarks.md), for a quarter of float32's memory.
+
+`SqliteVecIndex` answers the same calls with vec0's float32 copy, kept for `search.vectorBackend:
+sqlite-vec`: the portable path and the benchmark's comparison point.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Collection
+from pathlib import Path
 
 import numpy as np
 
+from signet_pipeline.service.segment import Segment, nearest_by_bits
+from signet_pipeline.service.segment_build import BuildStopped, Captured, SegmentBuilder
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.db import Database
 
 Hit = tuple[str, float]  # (content_hash, cosine similarity)
+SNAPSHOT_MIN = 50_000  # fewer vectors load from the table in well under a second: no file, no thread
+DELTA_MIN = 20_000  # changed rows kept beside the segment before they are folded into a new one
+# How many of the best rows by int8 score are rescored with their stored vectors: twice the k
+# asked, within these bounds (at 1M the best 20 already gave back float32's top-10 share).
+REFINE_MIN, REFINE_MAX = 64, 512
+# Candidates of a segment of sign bits alone (while the first build runs): each is read from the
+# store, so fewer than the prefilter's (at 1M: 0.938 of the exact top 10 at 2,000, ~4x cheaper).
+INTERIM_CANDIDATES = 2_000
+log = logging.getLogger("signet.vectors")
 
 
-def sign_bits(vectors: np.ndarray) -> np.ndarray:
-    """Rows of sign bits packed into uint64 words (the row length padded to whole words)."""
-    packed = np.packbits(np.atleast_2d(vectors) > 0, axis=1)
-    pad = (-packed.shape[1]) % 8
-    if pad:
-        packed = np.pad(packed, ((0, 0), (0, pad)))
-    return np.ascontiguousarray(packed).view(np.uint64)
+def _top(scores: np.ndarray, k: int) -> np.ndarray:
+    """Positions of the k highest scores, best first."""
+    top = np.argpartition(-scores, k - 1)[:k] if k < scores.shape[0] else np.arange(scores.shape[0])
+    return top[np.argsort(-scores[top])]
 
 
-_scratch = threading.local()
-
-
-def nearest_by_bits(bits: np.ndarray, n: int, query: np.ndarray, k: int) -> np.ndarray:
-    """Rows (of the first n) whose sign bits are nearest the query's in Hamming distance: the k
-    nearest and any tied with the k-th. `bits` is word-major (words x capacity), so each pass is
-    one contiguous run over a million words; the scratch arrays are this thread's, reused."""
-    scratch = getattr(_scratch, "arrays", None)
-    if scratch is None or scratch[0].shape[0] < n:
-        size = max(n, 1024)
-        scratch = _scratch.arrays = (np.empty(size, np.uint64), np.empty(size, np.uint8), np.empty(size, np.uint16))
-    xor, count, distance = (a[:n] for a in scratch)
-    distance.fill(0)
-    for word, q in zip(bits, sign_bits(query)[0]):
-        np.bitwise_xor(word[:n], q, out=xor)
-        np.bitwise_count(xor, out=count)
-        np.add(distance, count, out=distance)
-    # Distances are small integers: a histogram finds the k-th smallest faster than a partition.
-    cutoff = int(np.searchsorted(np.cumsum(np.bincount(distance)), k))
-    rows = np.flatnonzero(distance <= cutoff)
-    if rows.size > 2 * k:  # a crowd tied at the cutoff: keep the k nearest of it
-        rows = rows[np.argpartition(distance[rows], k)[:k]]
-    return rows
+def _reaches(conn, seq: int) -> bool:
+    """Whether the change log still holds every entry after `seq`."""
+    changes = emb_store.changes_since(conn, seq, limit=1)
+    return not changes or changes[0][0] == seq + 1
 
 
 class MatrixIndex:
     def __init__(self, db: Database, *, model: str, dimensions: int, initial_capacity: int = 1024,
-                 prefilter_min: int = 0, prefilter_candidates: int = 8000):
+                 prefilter_min: int = 0, prefilter_candidates: int = 8000, snapshot: Path | None = None,
+                 snapshot_min: int = SNAPSHOT_MIN):
         self._db = db
         self.model = model
         self.dimensions = dimensions
@@ -73,67 +75,92 @@ class MatrixIndex:
         self._initial_capacity = initial_capacity
         self.prefilter_min = prefilter_min  # 0: always the full product
         self.prefilter_candidates = prefilter_candidates
-        self._words = (dimensions + 63) // 64
-        self._reset()
+        self._loaded = False
+        self._waiting = False  # the first segment is being built on the worker: nothing to search yet
+        self._worker: threading.Thread | None = None
+        self._closing = threading.Event()
+        self._build = SegmentBuilder(db, model=model, dimensions=dimensions, snapshot=snapshot,
+                                     snapshot_min=snapshot_min, closing=self._closing)
+        self._install(Segment.empty(dimensions))
 
-    def _reset(self) -> None:
+    def _install(self, segment: Segment) -> None:
+        """Make `segment` the index, with nothing changed since its log position."""
+        self._segment = segment
+        self._seq = segment.seq
+        self._dead = np.zeros(segment.n, dtype=bool)  # segment rows removed or replaced since
+        self._dead_count = 0
+        self._dead_rows: np.ndarray | None = np.zeros(0, np.int64)
         self._matrix = np.zeros((self._initial_capacity, self.dimensions), dtype=np.float32)
-        self._bits = np.zeros((self._words, self._initial_capacity), dtype=np.uint64)  # word-major
         self._n = 0
-        self._hashes: list[str | None] = []  # per matrix row; None = removed
+        self._ids: list[int] = []  # per changed row
+        self._hashes: list[str | None] = []  # per changed row; None = removed
         self._row_of_id: dict[int, int] = {}
         self._row_of_hash: dict[str, int] = {}
         self._removed = 0
-        self._seq = 0
-        self._loaded = False
 
     def __len__(self) -> int:
-        return self._n - self._removed
+        return self._segment.n - self._dead_count + self._n - self._removed
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for a rebuild on the worker to finish (benchmarks and tests); True when none runs."""
+        worker = self._worker
+        if worker is not None:
+            worker.join(timeout)
+        return not self._busy()
+
+    def close(self) -> None:
+        """Stop a rebuild in progress (its file is not written)."""
+        self._closing.set()
+        self.wait(60)
 
     # -- keeping in sync -------------------------------------------------------------------------
 
     def sync(self) -> None:
         """Apply changes committed since the last call (cheap when there are none)."""
+        if self._closing.is_set():
+            return
         conn = self._db.reader()
         with self._lock:
             if not self._loaded:
-                self._reload()
+                self._loaded = True
+                self._load(conn)
+            if self._waiting:
                 return
             changes = emb_store.changes_since(conn, self._seq)
             if not changes:
                 return
             if changes[0][0] > self._seq + 1:  # entries we never saw were pruned from the log
-                self._reload()
-                return
+                if self._build.wants_file(emb_store.count_matching(conn, self.model, self.dimensions)):
+                    self._start(self._rebuild)  # meanwhile what the log still holds is applied
+                else:
+                    self._install(self._build.from_table(prefilter_min=self.prefilter_min, to_file=False))
+                    return
             self._apply(conn, changes)
-            if self._removed > 1024 and self._removed > self._n // 4:
-                self._reload()  # compact
+            if self._segment.complete and not self._busy() and self._compaction_due():
+                if self._build.wants_file(len(self)):
+                    self._start(self._fold, self._capture())
+                else:
+                    self._install(self._build.merge(self._capture(), prefilter_min=self.prefilter_min, to_file=False))
 
-    def _reload(self) -> None:
-        self._reset()
-        with self._db.read() as snapshot:  # the count, the change seq and the rows from one snapshot
-            self._seq = emb_store.last_change_seq(snapshot)  # later changes get re-applied
-            total = emb_store.count_matching(snapshot, self.model, self.dimensions)
-            capacity = max(self._initial_capacity, int(total * 1.25))
-            self._matrix = np.zeros((capacity, self.dimensions), np.float32)
-            self._bits = np.zeros((self._words, capacity), np.uint64)
-            n = 0
-            for batch in emb_store.iter_matching(snapshot, self.model, self.dimensions):  # in bulk, not row by row
-                end = n + len(batch)
-                self._matrix[n:end] = np.frombuffer(b"".join(r[2] for r in batch), dtype="<f4").reshape(len(batch), -1)
-                self._bits[:, n:end] = sign_bits(self._matrix[n:end]).T
-                self._hashes.extend(r[1] for r in batch)
-                self._row_of_id.update((r[0], n + i) for i, r in enumerate(batch))
-                self._row_of_hash.update((r[1], n + i) for i, r in enumerate(batch))
-                n = end
-            self._n = n
-        self._loaded = True
+    def _load(self, conn) -> None:
+        segment = self._build.open_snapshot(conn)
+        if segment is not None:
+            self._install(segment)
+        elif self._build.wants_file(emb_store.count_matching(conn, self.model, self.dimensions)):
+            self._waiting = True  # large: built on the worker, into a file, while the caller goes on
+            self._start(self._first_build)
+        else:
+            self._install(self._build.from_table(prefilter_min=self.prefilter_min, to_file=False))
 
     def _apply(self, conn, changes: list[tuple[int, int, str]]) -> None:
         touched = list(dict.fromkeys(embedding_id for _, embedding_id, _ in changes))
         current = {r["id"]: r for r in emb_store.rows_by_ids(conn, touched)}
-        for embedding_id in touched:
+        for embedding_id, row_in_segment in zip(touched, self._segment.rows_of_ids(np.array(touched, np.int64))):
             self._remove(embedding_id)
+            if row_in_segment >= 0 and not self._dead[row_in_segment]:
+                self._dead[row_in_segment] = True
+                self._dead_count += 1
+                self._dead_rows = None
             row = current.get(embedding_id)
             if row and row["model"] == self.model and row["dimensions"] == self.dimensions:
                 self._append(embedding_id, row["content_hash"], row["vector"])
@@ -143,11 +170,9 @@ class MatrixIndex:
         if self._n == self._matrix.shape[0]:
             grown = np.zeros((int(self._matrix.shape[0] * 1.5) + 1, self.dimensions), dtype=np.float32)
             grown[: self._n] = self._matrix[: self._n]
-            bits = np.zeros((self._words, grown.shape[0]), dtype=np.uint64)
-            bits[:, : self._n] = self._bits[:, : self._n]
-            self._matrix, self._bits = grown, bits  # readers holding the old arrays keep a consistent view
+            self._matrix = grown  # readers holding the old array keep a consistent view
         self._matrix[self._n] = emb_store.from_blob(blob)
-        self._bits[:, self._n] = sign_bits(self._matrix[self._n])[0]
+        self._ids.append(embedding_id)
         self._hashes.append(content_hash)
         self._row_of_id[embedding_id] = self._n
         self._row_of_hash[content_hash] = self._n
@@ -163,48 +188,161 @@ class MatrixIndex:
             del self._row_of_hash[content_hash]
         self._removed += 1
 
+    def _compaction_due(self) -> bool:
+        waste = self._dead_count + self._removed
+        changed = self._n - self._removed
+        return changed > max(DELTA_MIN, self._segment.n // 16) or (waste > 1024 and waste > len(self) // 4)
+
+    def _capture(self) -> Captured:
+        """What a merge needs, taken under the lock: the segment's live rows and the changed rows."""
+        live = [i for i, h in enumerate(self._hashes) if h is not None]
+        return (self._segment, np.flatnonzero(~self._dead), np.array([self._ids[i] for i in live], np.int64),
+                [self._hashes[i].encode() for i in live], self._matrix[live], self._seq)
+
+    def _dead_view(self) -> np.ndarray:
+        if self._dead_rows is None:
+            self._dead_rows = np.flatnonzero(self._dead)
+        return self._dead_rows
+
+    # -- the worker thread -----------------------------------------------------------------------
+
+    def _busy(self) -> bool:
+        return self._worker is not None and self._worker.is_alive()
+
+    def _start(self, work, *args) -> None:
+        if self._busy():
+            return  # one rebuild at a time; the next sync asks again if still needed
+        self._worker = threading.Thread(target=self._run, args=(work, *args), name="signet-vector-index", daemon=True)
+        self._worker.start()
+
+    def _run(self, work, *args) -> None:
+        try:
+            work(*args)
+        except BuildStopped:
+            pass
+        except Exception:
+            self._build.file_failed = True  # the next rebuild stays in memory
+            log.exception("rebuilding the vector index failed; searches go on with the index as it was")
+        finally:
+            self._waiting = False
+
+    def _swap(self, segment: Segment) -> None:
+        """Install a segment built on the worker and apply what changed since its log position."""
+        conn = self._db.reader()
+        with self._lock:
+            if self._closing.is_set():
+                raise BuildStopped
+            self._install(segment)
+            self._waiting = False
+            changes = emb_store.changes_since(conn, self._seq)
+            if changes and changes[0][0] == self._seq + 1:  # a gap is left to the next sync
+                self._apply(conn, changes)
+
+    def _first_build(self) -> None:
+        """No usable file: rank by vec0's sign bits at once, then build the segment from the table
+        (or take the file another process wrote meanwhile)."""
+        bits = self._build.from_bits()
+        if bits is not None:
+            self._swap(bits)
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        with self._build.file_lock():
+            conn = self._db.reader()
+            segment = self._build.open_snapshot(conn)
+            if segment is None or not _reaches(conn, segment.seq):
+                segment = self._build.from_table(prefilter_min=self.prefilter_min, to_file=True)
+            self._swap(segment)
+
+    def _fold(self, captured: Captured) -> None:
+        with self._build.file_lock():
+            self._swap(self._build.merge(captured, prefilter_min=self.prefilter_min, to_file=True))
+
     # -- search ----------------------------------------------------------------------------------
 
     def search(self, query: np.ndarray, k: int, *, allowed_hashes: Collection[str] | None = None) -> list[Hit]:
         """Top-k (content_hash, cosine), best first; optionally only among allowed_hashes."""
         self.sync()
+        allowed = None if allowed_hashes is None else list(allowed_hashes)
         with self._lock:
-            matrix, bits, n, hashes = self._matrix, self._bits, self._n, self._hashes
-            rows = None
-            if allowed_hashes is not None:
-                rows = np.fromiter((r for h in allowed_hashes if (r := self._row_of_hash.get(h)) is not None), dtype=np.int64)
-        if n == 0 or k <= 0:
+            segment, dead, dead_rows = self._segment, self._dead, self._dead_view()
+            matrix, n, hashes, removed = self._matrix, self._n, self._hashes, self._removed
+            changed = None if allowed is None else \
+                np.fromiter((r for h in allowed if (r := self._row_of_hash.get(h)) is not None), dtype=np.int64)
+        if k <= 0:
             return []
         query = np.asarray(query, dtype=np.float32)
-        if rows is None and self.prefilter_min and n >= self.prefilter_min and n > self.prefilter_candidates:
-            rows = nearest_by_bits(bits, n, query, self.prefilter_candidates)
-        if rows is not None:
-            if rows.size == 0:
-                return []
-            scores = matrix[rows] @ query
-        else:
-            scores = matrix[:n] @ query
-        # Removed rows still sit in the matrix: fetch a few extra to make up for them.
-        want = min(scores.shape[0], k + min(self._removed, k))
-        top = np.argpartition(-scores, want - 1)[:want] if want < scores.shape[0] else np.arange(scores.shape[0])
-        top = top[np.argsort(-scores[top])]
-        out: list[Hit] = []
-        for i in top:
-            content_hash = hashes[int(rows[i]) if rows is not None else int(i)]
-            if content_hash is not None:
-                out.append((content_hash, float(scores[i])))
-                if len(out) == k:
-                    break
-        return out
+        found = self._search_segment(segment, dead, dead_rows, query, k, allowed)
+        rows = changed if changed is not None else np.arange(n)
+        if rows.size:
+            scores = matrix[rows] @ query if changed is not None else matrix[:n] @ query
+            for i in _top(scores, min(scores.shape[0], k + min(removed, k))):
+                if (content_hash := hashes[int(rows[i])]) is not None:
+                    found.append((content_hash, float(scores[i])))
+        out: dict[str, float] = {}
+        for content_hash, score in sorted(found, key=lambda hit: -hit[1]):
+            out.setdefault(content_hash, score)
+            if len(out) == k:
+                break
+        return list(out.items())
 
+    def _search_segment(self, segment: Segment, dead: np.ndarray, dead_rows: np.ndarray, query: np.ndarray, k: int,
+                        allowed: list[str] | None) -> list[Hit]:
+        """The segment's best k: scored exactly where it holds float32; where it holds int8 (or
+        sign bits alone) its best rows by approximate score are rescored with their stored vectors."""
+        if segment.n == 0:
+            return []
+        rows = None
+        if allowed is not None:
+            if not segment.complete:
+                vectors = emb_store.vectors_for_hashes(self._db.reader(), allowed, self.model, self.dimensions)
+                return [(h, float(v @ query)) for h, v in vectors.items()]
+            rows = segment.rows_of_hashes(allowed)
+            rows = rows[rows >= 0]
+            rows = rows[~dead[rows]]
+        elif not segment.complete or (self.prefilter_min and segment.n >= self.prefilter_min
+                                      and segment.n > self.prefilter_candidates):
+            candidates = self.prefilter_candidates if segment.complete else min(self.prefilter_candidates,
+                                                                                 INTERIM_CANDIDATES)
+            rows = nearest_by_bits(segment.bits, segment.n, query, candidates, dead_rows)
+            if not segment.complete:
+                return self._rescore_from_store(segment.ids[rows], query, k)
+        scores = segment.scores(query, rows)
+        if rows is None:
+            scores[dead_rows] = -np.inf
+        best = _top(scores, min(scores.shape[0], max(2 * k, REFINE_MIN) if segment.compact else k))
+        best = best[scores[best] > -np.inf]
+        picked = rows[best] if rows is not None else best
+        if not segment.compact:
+            return [(segment.hash_at(int(r)), float(scores[i])) for r, i in zip(picked, best)]
+        return self._rescore_from_store(segment.ids[picked[:REFINE_MAX]], query, k) + \
+            [(segment.hash_at(int(r)), float(scores[i])) for r, i in zip(picked[REFINE_MAX:], best[REFINE_MAX:])]
+
+    def _rescore_from_store(self, ids: np.ndarray, query: np.ndarray, k: int) -> list[Hit]:
+        """The best k of these rows by their stored vectors (read from the store: the segment holds
+        int8 or sign bits only)."""
+        found = [r for r in emb_store.rows_by_ids(self._db.reader(), ids.tolist())
+                 if r["model"] == self.model and r["dimensions"] == self.dimensions]
+        if not found:
+            return []
+        scores = emb_store.decode([r["vector"] for r in found], self.dimensions) @ query
+        return [(found[i]["content_hash"], float(scores[i])) for i in _top(scores, k)]
 
     def vectors(self, hashes: Collection[str]) -> dict[str, np.ndarray]:
         """The stored vector of each given hash that has one here."""
         self.sync()
         with self._lock:
-            pairs = [(h, r) for h in hashes if (r := self._row_of_hash.get(h)) is not None]
-            matrix = self._matrix
-        return {h: matrix[r] for h, r in pairs}
+            out = {h: self._matrix[r] for h in hashes if (r := self._row_of_hash.get(h)) is not None}
+            segment, dead = self._segment, self._dead
+        rest = [h for h in hashes if h not in out]
+        if rest and segment.complete and not segment.compact:
+            rows = segment.rows_of_hashes(rest)
+            keep = rows >= 0
+            keep[keep] = ~dead[rows[keep]]
+            out.update(zip([h for h, kept in zip(rest, keep) if kept], segment.vectors(rows[keep])))
+        elif rest and segment.n:  # the segment holds no float32 copy: the stored vectors, exact
+            out.update(emb_store.vectors_for_hashes(self._db.reader(), rest, self.model, self.dimensions))
+        return out
 
 
 class SqliteVecIndex:
@@ -219,6 +357,16 @@ class SqliteVecIndex:
         return emb_store.counts(self._db.reader(), self.model)["currentModel"]
 
     def sync(self) -> None:
+        return None
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for a rebuild on the worker to finish (benchmarks and tests); True when none runs."""
+        worker = self._worker
+        if worker is not None:
+            worker.join(timeout)
+        return not self._busy()
+
+    def close(self) -> None:
         return None
 
     def search(self, query: np.ndarray, k: int, *, allowed_hashes: Collection[str] | None = None) -> list[Hit]:

@@ -13,7 +13,6 @@ import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import numpy as np
 import polars as pl
 from polars.io.plugins import register_io_source
 
@@ -64,7 +63,7 @@ def _frames(conn, table: SnapshotTable, cols: list[Column], schema: pl.Schema, *
             blobs = [row[vector_at] for row in batch]
             rest = [row[:vector_at] + row[vector_at + 1:] for row in batch]
             frame = pl.DataFrame(rest, schema=plain, orient="row")
-            vectors = np.frombuffer(b"".join(blobs), dtype="<f4").reshape(len(blobs), -1)
+            vectors = embedding_store.decode(blobs, schema["vector"].size)
             frame = frame.insert_column(vector_at, pl.Series("vector", vectors, dtype=schema["vector"]))
         done += len(batch)
         if progress:

@@ -1,6 +1,12 @@
-"""SQL for the embeddings table family: embeddings (keyed by content_hash), the vec0 index
-`vec_embeddings` (cosine, dimension from the embedder) and the change log that in-memory
-indexes follow."""
+"""SQL for the embeddings table family: embeddings (keyed by content_hash), the vec0 table
+`vec_embeddings` and the change log that in-memory indexes follow.
+
+A vector is stored once, in `embeddings.vector`: float16 with a one-byte tag (`to_blob`), so its
+odd length tells it from the float32 blobs older builds wrote (4 bytes a value); `from_blob` and
+`decode` read both. vec0 holds, per store, either each vector's sign bits (`bit`, what the
+in-process index's prefilter ranks by) or a float32 copy (`float`, for `search.vectorBackend:
+sqlite-vec`), of one model and dimension; sqlite-vec cannot read float16, so its rows are
+written from Python."""
 
 from __future__ import annotations
 
@@ -15,16 +21,47 @@ from signet_pipeline.store.db import Row, one, rows, scalar
 from signet_pipeline.store.memories import MemoryFilter
 
 VEC_TABLE = "vec_embeddings"
+VEC_KINDS = ("bit", "float")
 _META_DIMS = "vec_dimensions"
 _META_MODEL = "vec_model"
+_META_KIND = "vec_kind"
+_META_STORE = "store_id"
+_COMPACT_TAG = b"h"  # ends a float16 blob (struct's code for a half float)
+_HALF_MAX = float(np.finfo(np.float16).max)
 
 
 def to_blob(vector: np.ndarray) -> bytes:
-    return np.asarray(vector, dtype="<f4").tobytes()
+    """float16 plus the tag; float32 when a value does not fit float16 (an unnormalized vector)."""
+    vector = np.asarray(vector, dtype=np.float32)
+    if np.abs(vector).max(initial=0.0) > _HALF_MAX or not np.isfinite(vector).all():
+        return vector.astype("<f4").tobytes()
+    return vector.astype("<f2").tobytes() + _COMPACT_TAG
 
 
 def from_blob(blob: bytes) -> np.ndarray:
+    """A stored vector as float32, whichever encoding wrote it."""
+    if len(blob) % 2:
+        return np.frombuffer(blob, dtype="<f2", count=len(blob) // 2).astype(np.float32)
     return np.frombuffer(blob, dtype="<f4")
+
+
+def decode(blobs: list[bytes], dims: int) -> np.ndarray:
+    """Stored vectors of one dimension as an (n, dims) float32 matrix, in bulk when they share an
+    encoding (they do, but for stores written by older builds)."""
+    joined = b"".join(blobs)
+    if len(joined) == len(blobs) * (2 * dims + 1):
+        return np.ndarray((len(blobs), dims), dtype="<f2", buffer=joined, strides=(2 * dims + 1, 2)).astype(np.float32)
+    if len(joined) == len(blobs) * 4 * dims:
+        return np.frombuffer(joined, dtype="<f4").reshape(len(blobs), dims).copy()
+    return np.array([from_blob(b) for b in blobs], dtype=np.float32).reshape(len(blobs), dims)
+
+
+def sign_bits(vectors: np.ndarray) -> np.ndarray:
+    """Rows of sign bits (a set bit: the value is > 0), packed in the byte and bit order of
+    sqlite-vec's `vec_quantize_binary`, padded to whole 8-byte words."""
+    packed = np.packbits(np.atleast_2d(vectors) > 0, axis=1, bitorder="little")
+    pad = (-packed.shape[1]) % 8
+    return np.ascontiguousarray(np.pad(packed, ((0, 0), (0, pad))) if pad else packed)
 
 
 def vec_dimensions(conn: apsw.Connection) -> int | None:
@@ -32,11 +69,20 @@ def vec_dimensions(conn: apsw.Connection) -> int | None:
     return int(value) if value is not None else None
 
 
-def _vec_target(conn: apsw.Connection) -> tuple[int | None, str | None]:
-    """(dimensions, model) the vec0 table holds; model None on stores built before it was recorded."""
-    found = dict(conn.execute("SELECT key, value FROM store_meta WHERE key IN (?, ?)", (_META_DIMS, _META_MODEL)))
+def store_id(conn: apsw.Connection) -> str | None:
+    """This store's random identity (migration 0031): what a cache built from it records."""
+    return scalar(conn, "SELECT value FROM store_meta WHERE key = ?", (_META_STORE,))
+
+
+def _vec_target(conn: apsw.Connection) -> tuple[int | None, str | None, str | None]:
+    """(dimensions, model, kind) the vec0 table holds; model None on stores built before it was
+    recorded; kind `float` on stores built before bit tables."""
+    found = dict(conn.execute("SELECT key, value FROM store_meta WHERE key IN (?, ?, ?)",
+                              (_META_DIMS, _META_MODEL, _META_KIND)))
     dims = found.get(_META_DIMS)
-    return (int(dims) if dims is not None else None), found.get(_META_MODEL)
+    if dims is None:
+        return None, None, None
+    return int(dims), found.get(_META_MODEL), found.get(_META_KIND, "float")
 
 
 def _set_meta(conn: apsw.Connection, key: str, value: str) -> None:
@@ -44,22 +90,43 @@ def _set_meta(conn: apsw.Connection, key: str, value: str) -> None:
                  (key, value))
 
 
-def ensure_vec_table(conn: apsw.Connection, dimensions: int, model: str | None = None) -> bool:
-    """Create (or rebuild for a new dimension or model) the vec0 table. Returns True if it was (re)built.
+def _vec_rows(kind: str, ids: list[int], vectors: np.ndarray) -> Iterator[tuple[int, bytes]]:
+    """(rowid, value) for vec0: the sign bits, or the float32 vector."""
+    values = sign_bits(vectors)[:, : vectors.shape[1] // 8] if kind == "bit" else vectors.astype("<f4")
+    return zip(ids, (v.tobytes() for v in values))
 
-    vec0 holds only vectors of the configured model and dimension: vectors of another model are not
-    comparable with the query even at the same dimension. The rest stay in `embeddings` until the
-    refresh stage re-embeds them (their memories stay keyword-searchable meanwhile).
+
+def _vec_insert(conn: apsw.Connection, kind: str, ids: list[int], vectors: np.ndarray) -> None:
+    value = "vec_bit(?)" if kind == "bit" else "?"
+    conn.executemany(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, {value})", _vec_rows(kind, ids, vectors))
+
+
+def ensure_vec_table(conn: apsw.Connection, dimensions: int, model: str | None = None, kind: str | None = None) -> bool:
+    """Create (or rebuild for a new dimension, model or kind) the vec0 table. Returns True if it was (re)built.
+
+    `kind` None keeps the kind the store holds (`bit` for a new one): the snapshot import and the
+    refresh need not know the backend. Sign bits need a dimension divisible by 8; other
+    dimensions get `float`. vec0 holds only vectors of the configured model and dimension:
+    vectors of another model are not comparable with the query even at the same dimension. The
+    rest stay in `embeddings` until the refresh stage re-embeds them (their memories stay
+    keyword-searchable meanwhile).
     """
     exists = scalar(conn, "SELECT 1 FROM sqlite_master WHERE name = ?", (VEC_TABLE,))
-    held_dims, held_model = _vec_target(conn)
-    if exists and held_dims == dimensions and (model is None or held_model == model):
+    held_dims, held_model, held_kind = _vec_target(conn)
+    kind = kind or held_kind or "bit"
+    if kind == "bit" and dimensions % 8:
+        kind = "float"
+    if exists and held_dims == dimensions and (model is None or held_model == model) and held_kind == kind:
         return False
     conn.execute(f"DROP TABLE IF EXISTS {VEC_TABLE}")
-    conn.execute(f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding float[{int(dimensions)}] distance_metric=cosine)")
-    conn.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) SELECT id, vector FROM embeddings "
-                 "WHERE dimensions = ? AND (? IS NULL OR model = ?)", (dimensions, model, model))
+    column = f"bit[{int(dimensions)}]" if kind == "bit" else f"float[{int(dimensions)}] distance_metric=cosine"
+    conn.execute(f"CREATE VIRTUAL TABLE {VEC_TABLE} USING vec0(embedding {column})")
+    cur = conn.execute("SELECT id, vector FROM embeddings WHERE dimensions = ? AND (? IS NULL OR model = ?) "
+                       "ORDER BY id", (dimensions, model, model))
+    while batch := list(islice(cur, 10_000)):
+        _vec_insert(conn, kind, [r[0] for r in batch], decode([r[1] for r in batch], dimensions))
     _set_meta(conn, _META_DIMS, str(dimensions))
+    _set_meta(conn, _META_KIND, kind)
     if model is not None:
         _set_meta(conn, _META_MODEL, model)
     return True
@@ -69,8 +136,8 @@ def upsert(conn: apsw.Connection, *, content_hash: str, vector: np.ndarray, mode
            source_type: str = "memory", now: str) -> int:
     """Insert or replace the vector for a content hash, keeping vec_embeddings in sync: the row's
     old vector leaves vec0, the new one enters it when it is of the model and dimension vec0 holds."""
-    blob = to_blob(vector)
     dims = int(vector.shape[0])
+    blob = to_blob(vector)
     embedding_id = scalar(
         conn,
         "INSERT INTO embeddings(content_hash, vector, dimensions, model, source_type, source_id, created_at, updated_at) "
@@ -79,29 +146,48 @@ def upsert(conn: apsw.Connection, *, content_hash: str, vector: np.ndarray, mode
         "model = excluded.model, updated_at = excluded.updated_at RETURNING id",
         (content_hash, blob, dims, model, source_type, source_id, now, now),
     )
-    held_dims, held_model = _vec_target(conn)
+    held_dims, held_model, held_kind = _vec_target(conn)
     if held_dims is not None:
         conn.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (embedding_id,))
-        if held_dims == dims and held_model in (None, model):
-            conn.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) VALUES (?, ?)", (embedding_id, blob))
+        if held_dims == dims and held_model in (None, model):  # from the stored value, as a rebuild would
+            _vec_insert(conn, held_kind, [embedding_id], np.atleast_2d(from_blob(blob)))
     return int(embedding_id)
 
 
 def reindex(conn: apsw.Connection, ids: list[int]) -> None:
-    """Bring embedding rows written in bulk (snapshot import) into vec_embeddings, as `upsert` does one by one."""
-    held_dims, held_model = _vec_target(conn)
-    if held_dims is None or not ids:
+    """Bring embedding rows written in bulk (snapshot import) into vec_embeddings, as `upsert` does
+    one by one, and store those written as float32 in the compact encoding."""
+    if not ids:
+        return
+    found = rows_by_ids(conn, ids)
+    wide = [(to_blob(from_blob(r["vector"])), r["id"]) for r in found if not len(r["vector"]) % 2]
+    conn.executemany("UPDATE embeddings SET vector = ? WHERE id = ?", wide)
+    held_dims, held_model, held_kind = _vec_target(conn)
+    if held_dims is None:
         return
     conn.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
-    conn.execute(f"INSERT INTO {VEC_TABLE}(rowid, embedding) SELECT id, vector FROM embeddings "
-                 "WHERE id IN (SELECT value FROM json_each(?)) AND dimensions = ? AND (? IS NULL OR model = ?)",
-                 (json.dumps(ids), held_dims, held_model, held_model))
+    held = [r for r in found if r["dimensions"] == held_dims and held_model in (None, r["model"])]
+    if held:
+        _vec_insert(conn, held_kind, [r["id"] for r in held], decode([r["vector"] for r in held], held_dims))
 
 
 def vec_identity(conn: apsw.Connection) -> tuple[str, int] | None:
     """(model, dimensions) of the vectors vec0 holds, if it was built."""
-    held_dims, held_model = _vec_target(conn)
+    held_dims, held_model, _ = _vec_target(conn)
     return (held_model, held_dims) if held_dims is not None and held_model is not None else None
+
+
+def vec_bits(conn: apsw.Connection, model: str, dimensions: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(embedding ids ascending, their sign bits as rows of bytes) from a vec0 table of sign bits
+    for this model and dimension; None when vec0 holds something else. Sorted here: vec0 scans
+    in its storage order."""
+    if _vec_target(conn) != (dimensions, model, "bit"):
+        return None
+    found = conn.execute(f"SELECT rowid, embedding FROM {VEC_TABLE}").fetchall()
+    ids = np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found))
+    bits = np.frombuffer(b"".join(r[1] for r in found), dtype=np.uint8).reshape(len(found), dimensions // 8)
+    order = np.argsort(ids, kind="stable")
+    return ids[order], bits[order]
 
 
 def dominant_model(conn: apsw.Connection) -> tuple[str, int] | None:
@@ -149,6 +235,16 @@ def last_change_seq(conn: apsw.Connection) -> int:
     return int(scalar(conn, "SELECT coalesce(max(seq), 0) FROM embedding_changes") or 0)
 
 
+def change_at(conn: apsw.Connection, seq: int) -> int | None:
+    """The embedding id the change log entry `seq` names (None: no such entry, or pruned)."""
+    return scalar(conn, "SELECT embedding_id FROM embedding_changes WHERE seq = ?", (seq,))
+
+
+def hash_width(conn: apsw.Connection) -> int:
+    """Bytes of the longest content hash (a scan of the hash index, not of the vectors)."""
+    return int(scalar(conn, "SELECT coalesce(max(length(CAST(content_hash AS BLOB))), 1) FROM embeddings") or 1)
+
+
 def changes_since(conn: apsw.Connection, seq: int, limit: int = 50_000) -> list[tuple[int, int, str]]:
     """(seq, embedding_id, op) after seq, oldest first."""
     return [(r[0], r[1], r[2]) for r in conn.execute(
@@ -159,7 +255,7 @@ def vec_knn(conn: apsw.Connection, query: np.ndarray, k: int) -> list[tuple[str,
     """(content_hash, cosine similarity) through sqlite-vec, best first."""
     return [(r[0], 1.0 - r[1]) for r in conn.execute(
         f"SELECT e.content_hash, v.distance FROM {VEC_TABLE} v JOIN embeddings e ON e.id = v.rowid "
-        "WHERE v.embedding MATCH ? AND k = ? ORDER BY v.distance", (to_blob(query), k))]
+        "WHERE v.embedding MATCH ? AND k = ? ORDER BY v.distance", (np.asarray(query, dtype="<f4").tobytes(), k))]
 
 
 def counts(conn: apsw.Connection, model: str) -> dict[str, int]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import apsw
 import numpy as np
 
+from signet_pipeline.store import embeddings
 from signet_pipeline.store.agents import READ_POLICY_SQL
 from signet_pipeline.store.db import Row, one, rows, scalar
 
@@ -51,7 +52,7 @@ def source_rows(conn: apsw.Connection, model: str, dims: int) -> tuple[list[Row]
     found = rows(conn, "SELECT m.id, m.content, m.who, m.importance, m.type, m.tags, m.pinned, m.source_type, "
                        "m.source_id, m.created_at, m.agent_id, m.visibility, e.vector " + _SOURCE + " ORDER BY m.rid",
                  {"model": model, "dims": dims})
-    matrix = np.frombuffer(b"".join(r.pop("vector") for r in found), dtype="<f4").reshape(len(found), dims)
+    matrix = embeddings.decode([r.pop("vector") for r in found], dims)
     return found, matrix
 
 
