@@ -24,17 +24,20 @@ DEFAULT_ACTOR = "api"  # who a request is when it names no actor (history rows, 
 QUIET_SEARCH = replace(SEARCH, track_access=False)
 
 
-# Remembers do not wait for the vectors of earlier remembers (that is what write-behind buys);
-# every other request does, so what was acknowledged is visible to it, vectors included.
-WRITE_BEHIND_PATHS = frozenset({"/api/memory/remember", "/api/memory/save", "/api/hook/remember",
-                                "/api/hooks/remember"})
+# Remembers do not wait for the vectors of earlier remembers (that is what write-behind buys), and
+# recall scores its agent's unwritten vectors itself (recall/search.py); every other request waits
+# for the vectors acknowledged before it, so what was acknowledged is visible to it.
+NO_WAIT_PATHS = frozenset({"/api/memory/remember", "/api/memory/save", "/api/hook/remember",
+                           "/api/hooks/remember", "/api/memory/recall", "/api/memory/search"})
 
 
 async def service(request: Request) -> MemoryService:
     svc: MemoryService = request.app.state.service
     writer = svc.embed_behind
-    if writer is not None and writer.pending and request.url.path not in WRITE_BEHIND_PATHS:
-        await anyio.to_thread.run_sync(writer.settle)  # milliseconds; off the event loop
+    if writer is not None and request.url.path not in NO_WAIT_PATHS:
+        writer.begin_read()  # the request waits for vectors submitted before it, never for later ones
+        if writer.pending:
+            await anyio.to_thread.run_sync(writer.settle)  # milliseconds; off the event loop
     return svc
 
 

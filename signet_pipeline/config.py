@@ -30,9 +30,15 @@ class SearchConfig(Section):
     default_limit: int = Field(10, ge=1, le=200, validation_alias=AliasChoices("default_limit", "defaultLimit"))
     # How many candidates each leg (FTS, vector) contributes before fusion.
     candidate_pool: int = Field(50, ge=5, le=1000, validation_alias=AliasChoices("candidate_pool", "candidatePool"))
-    # Most rows BM25 may have to score for one query; the most frequent words are left out above it.
+    # Most rows BM25 may have to score for one query; the most frequent words are left out above it,
+    # and recall ranks none by BM25 when even the rarest word alone is over it (recall/keywords.py).
     fts_postings_budget: int = Field(
         20_000, ge=0, le=100_000_000, validation_alias=AliasChoices("fts_postings_budget", "ftsPostingsBudget")
+    )
+    # The graph walk leaves out an entity the query names that is mentioned in more memories than this:
+    # a hub narrows nothing and costs walk time in proportion (graph/traversal.py); 0 walks every one.
+    graph_hub_mentions: int = Field(
+        10_000, ge=0, le=100_000_000, validation_alias=AliasChoices("graph_hub_mentions", "graphHubMentions")
     )
     # Hubness correction of cosines (recall/hubness.py): 0 disables; neighbours compared per candidate.
     hub_penalty: float = Field(1.0, ge=0.0, le=10.0, validation_alias=AliasChoices("hub_penalty", "hubPenalty"))
@@ -50,12 +56,15 @@ class SearchConfig(Section):
     # BLAS threads for the vector search (0 = leave the library default). One is best when the
     # vector leg runs beside FTS5 and requests run in parallel on few cores.
     blas_threads: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("blas_threads", "blasThreads"))
-    # numpy: in-process matrix mirrored from the embeddings table (fast); sqlite-vec: vec0 KNN in SQL.
+    # numpy: an in-process index mirrored from the embeddings table (fast; from 50,000 vectors a file
+    # beside the store, mapped at start; vec0 holds the sign bits); sqlite-vec: vec0 KNN in SQL over a
+    # float32 copy of every vector.
     vector_backend: Literal["numpy", "sqlite-vec"] = Field(
         "numpy", validation_alias=AliasChoices("vector_backend", "vectorBackend")
     )
-    # From this many vectors on, the numpy index ranks by sign-bit Hamming distance first and
-    # rescores the nearest `vector_prefilter_candidates` exactly (service/vectors.py); 0 = never.
+    # From this many vectors on, the numpy index ranks by sign-bit Hamming distance first, scores the
+    # nearest `vector_prefilter_candidates` from an int8 copy and the best of those with the stored
+    # vectors (service/vectors.py); 0 = never.
     vector_prefilter_min: int = Field(300_000, ge=0, le=1_000_000_000,
                                       validation_alias=AliasChoices("vector_prefilter_min", "vectorPrefilterMin"))
     vector_prefilter_candidates: int = Field(

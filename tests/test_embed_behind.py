@@ -1,5 +1,6 @@
 """Write-behind embedding: the API's remember answers after the row commit, the vector follows on
-the writer thread, and every later read waits for it."""
+the writer thread; a later read waits for the vectors acknowledged before it, and a recall scores
+its agent's unwritten ones itself."""
 
 import threading
 import time
@@ -10,8 +11,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.providers.embeddings.base import EmbeddingProvider
 from signet_pipeline.store.db import scalar
+from signet_pipeline.write.remember import remember_many
 
 
 class GatedEmbedder(EmbeddingProvider):
@@ -47,7 +50,7 @@ def vectors(svc) -> int:
     return scalar(svc.db.reader(), "SELECT count(*) FROM embeddings")
 
 
-def test_remember_answers_before_its_vector_and_a_recall_waits_for_it(gated_api):
+def test_remember_answers_before_its_vector_and_a_recall_finds_it_by_meaning(gated_api):
     svc, gated, client = gated_api
     gated.gate.clear()  # from now on the writer's provider call hangs until the gate opens
     body = client.post("/api/memory/remember", json={"content": "The spare key hangs behind the garage door"}).json()
@@ -55,10 +58,10 @@ def test_remember_answers_before_its_vector_and_a_recall_waits_for_it(gated_api)
     with ThreadPoolExecutor(1) as pool:
         pending = pool.submit(client.post, "/api/memory/recall", json={"query": "where is the key kept"})
         time.sleep(0.3)
-        assert not pending.done()  # the recall waits for the vector (it cannot come while the gate is shut)
+        assert not pending.done()  # the recall embeds the memory with its query: not while the gate is shut
         gated.gate.set()
         hits = pending.result().json()["results"]
-    assert vectors(svc) == 1
+    assert svc.embed_behind.settle() and vectors(svc) == 1
     hit = next(h for h in hits if h["id"] == body["id"])
     assert hit["source"] in ("vector", "hybrid")  # found by meaning too: the recall saw the vector
 
@@ -93,3 +96,78 @@ def test_closing_the_service_writes_what_is_pending(gated_api, embedder):
     svc.embed_behind.close()
     assert vectors(svc) == 1
     assert scalar(svc.db.reader(), "SELECT embedding_model FROM memories") == embedder.model
+
+
+class SteppedEmbedder(GatedEmbedder):
+    """Each call of the write-behind thread waits for its own step, so a test decides when each
+    batch lands; query embeddings pass."""
+
+    def __init__(self, inner: EmbeddingProvider):
+        super().__init__(inner)
+        self.steps = threading.Semaphore(0)
+        self.calls = threading.Semaphore(0)  # released as each writer call starts
+
+    def _embed(self, texts):
+        if threading.current_thread().name != "signet-embed-behind":
+            return self.inner._embed(texts)
+        self.calls.release()
+        assert self.steps.acquire(timeout=30)
+        self.batches.append(len(texts))
+        return self.inner._embed(texts)
+
+
+def test_a_recall_finds_its_own_unwritten_memory_by_meaning_without_waiting(make_service, embedder):
+    """The writer is stuck on a vector: the agent that wrote the memory still finds it by meaning
+    (its recall embeds it with the query), and nobody's recall waits for the writer."""
+    stepped = SteppedEmbedder(embedder)
+    svc = make_service(embedder_override=stepped)
+    with TestClient(create_app(service=svc)) as client:
+        mine = client.post("/api/memory/remember", json={"content": "The boiler is serviced every October",
+                                                          "agentId": "ana", "visibility": "private"}).json()
+        assert stepped.calls.acquire(timeout=10)  # the writer holds the vector, waiting for its step
+        query = {"query": "heating maintenance schedule", "agentId": "ana"}
+        hits = client.post("/api/memory/recall", json=query).json()["results"]
+        assert vectors(svc) == 0  # answered while the vector is still unwritten
+        hit = next(h for h in hits if h["id"] == mine["id"])
+        assert hit["source"] in ("vector", "hybrid")  # "heating maintenance" shares no word with it: by meaning
+        other = client.post("/api/memory/recall", json={**query, "agentId": "bob"}).json()["results"]
+        assert mine["id"] not in {h["id"] for h in other}  # another agent's private memory stays private
+        stepped.steps.release()
+        assert svc.embed_behind.settle() and vectors(svc) == 1
+
+
+def test_other_reads_wait_for_earlier_vectors_not_for_a_stream_of_later_ones(make_service, embedder):
+    """Under a steady stream of remembers a read waits for the batch holding what came before it,
+    then answers while later vectors are still on their way (it used to wait for the stream to stop)."""
+    stepped = SteppedEmbedder(embedder)
+    svc = make_service(embedder_override=stepped)
+    with TestClient(create_app(service=svc)) as client:
+        first = client.post("/api/memory/remember", json={"content": "The boiler is serviced every October"}).json()
+        assert stepped.calls.acquire(timeout=10)
+        with ThreadPoolExecutor(1) as pool:
+            read = pool.submit(client.get, f"/api/memory/{first['id']}")
+            time.sleep(0.2)
+            client.post("/api/memory/remember", json={"content": "The chimney is swept in spring"})  # after the read
+            assert not read.done()  # the read waits for the first vector
+            stepped.steps.release()  # the first vector lands; the second is still to come
+            assert read.result(timeout=10).status_code == 200
+            assert stepped.calls.acquire(timeout=10)  # the second call has started and is waiting
+            assert vectors(svc) == 1
+            stepped.steps.release()
+        assert svc.embed_behind.settle() and vectors(svc) == 2
+
+
+def test_settle_covers_a_submission_split_across_batches(make_service, embedder):
+    """A submission larger than one batch is settled only when all its batches are written."""
+    stepped = SteppedEmbedder(embedder)
+    svc = make_service(embedder_override=stepped)
+    writer = svc.embed_behind
+    writer.batch = 2
+
+    remember_many(svc, [RememberRequest(content=f"Split submission fact number {i} about gardens") for i in range(5)],
+                  behind=True)
+    stepped.steps.release()  # the first batch of 2
+    assert not writer.settle(timeout=0.5)  # 3 of the submission still to write
+    stepped.steps.release(2)
+    assert writer.settle(timeout=10) and vectors(svc) == 5
+    assert stepped.batches == [2, 2, 1]

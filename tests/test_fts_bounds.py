@@ -99,6 +99,18 @@ def test_legacy_search_leaves_out_frequent_words_above_the_postings_budget(store
     assert [h["content"] for h in hits] == ["A lone quokka waved at the fox"]
 
 
+def test_recall_ranks_nothing_by_bm25_when_even_the_rarest_word_is_over_the_budget(store, matches):
+    svc = store(search={"ftsPostingsBudget": 1000})
+    seen = matches(svc)
+    found = recall(svc, RecallRequest(query="fox trail"))  # each word in ~3,000 rows: BM25 would score them all
+    assert seen == [] and found.meta["candidates"]["fts"] == 0
+    found = recall(svc, RecallRequest(query="fox quokka"))
+    assert set(seen) == {'"quokka"'} and [r.content for r in found.results] == ["A lone quokka waved at the fox"]
+    seen.clear()
+    assert len(legacy_search(svc, "fox trail", MemoryFilter(), 10)) == 10  # keyword-only search still ranks
+    assert seen == ['"trail"']  # the rarer of the two
+
+
 def test_the_legacy_route_answers_the_repeated_word_query(store):
     svc = store()
     with TestClient(create_app(service=svc)) as client:

@@ -6,12 +6,13 @@ import pytest
 
 from signet_pipeline.config_sections import DampeningConfig
 from signet_pipeline.graph.persist import persist_triples
+from signet_pipeline.graph.traversal import traverse
 from signet_pipeline.models import ExtractedEntity, RecallRequest, RememberRequest
 from signet_pipeline.providers.embeddings.base import NoEmbeddings
 from signet_pipeline.recall.dampening import Candidate, dampen
 from signet_pipeline.recall.search import rank, recall
 from signet_pipeline.store import memories as mem_store
-from signet_pipeline.write.remember import remember
+from signet_pipeline.write.remember import remember, remember_many
 
 SMALL_POOLS = {"search": {"candidate_pool": 5}}
 
@@ -59,6 +60,38 @@ def test_traversal_respects_visibility(make_service):
     with svc.db.write() as conn:
         conn.execute("UPDATE memories SET visibility = 'private', agent_id = 'someone' WHERE id = ?", (rule,))
     assert rule not in {h.id for h in recall(svc, RecallRequest(query="Zephyr", limit=20, min_score=0)).results}
+
+
+def plant_hub(svc) -> tuple[set[str], set[str]]:
+    """Marta, named in 30 memories (each a constraint), and Quillon, named in two: (Marta's, Quillon's)."""
+    marta = remember_many(svc, [RememberRequest(content=f"Marta always reviews release {i} of the billing code")
+                              for i in range(30)], pipeline_jobs=False)
+    quillon = remember_many(svc, [RememberRequest(content=f"Quillon ships the invoices on day {d}") for d in (3, 7)],
+                            pipeline_jobs=False)
+    return {r.id for r in marta}, {r.id for r in quillon}
+
+
+def test_the_walk_takes_the_rarest_named_entity_first_and_leaves_hubs_out(make_service):
+    svc = make_service(NoEmbeddings(), memory={"pipelineV2": {"traversal": {"maxMemories": 10}}})
+    marta, quillon = plant_hub(svc)
+    cfg, conn = svc.settings.pipeline.traversal, svc.db.reader()
+    # Most mentioned first, Marta's constraints alone would fill the walk's 10 memories.
+    walk = traverse(conn, "default", "what did Marta say about Quillon", None, cfg)
+    assert quillon <= walk.memory_ids and len(walk.memory_ids & marta) == 8 and not walk.hubs
+    walk = traverse(conn, "default", "what did Marta say about Quillon", None, cfg, hub_mentions=20)
+    assert walk.memory_ids == quillon and len(walk.hubs) == 1 and len(walk.focal) == 1
+    with svc.db.write() as conn_w:  # an entity the caller pinned is walked, hub or not
+        conn_w.execute("UPDATE entities SET pinned = 1 WHERE canonical_name = 'marta'")
+    walk = traverse(conn, "default", "what did Marta say about Quillon", None, cfg, hub_mentions=20)
+    assert len(walk.memory_ids & marta) == 10 and not walk.hubs
+
+
+def test_recall_skips_entities_over_graph_hub_mentions(make_service):
+    svc = make_service(NoEmbeddings(), search={"graphHubMentions": 20})
+    _, quillon = plant_hub(svc)
+    found = recall(svc, RecallRequest(query="what did Marta say about Quillon", min_score=0))
+    assert found.meta["graph"]["hubsSkipped"] == 1 and found.meta["graph"]["focalEntities"] == 1
+    assert quillon <= {h.id for h in found.results}
 
 
 def test_graph_boost_is_the_fallback_when_no_entity_is_named(make_service):

@@ -5,6 +5,11 @@ search all go through `keyword_query` and run their FTS statements under `fts_de
 - the words are deduplicated and at most fts_query.MAX_TOKENS, quoted and OR-ed (no FTS5
   syntax from the caller: `fox fox ...` 2,500 times is one term, not a 2,500-way AND);
 - above search.fts_postings_budget the most frequent words are left out (fts_query.within_budget);
+  when even the rarest word alone is over it, recall ranks nothing by BM25 (`over_budget`): at a
+  million memories such a word is in 120,000+ rows, BM25 over them took 85-420 ms on two shared
+  cores, and it orders rows that hold one common word by little more than their length. The vector
+  and graph legs find those candidates; coverage still reads every word. Callers that only have the
+  keyword leg (legacy search, session search) rank the rarest word anyway;
 - the statements stop at limits.query_time_ms (QueryTimeout, 408).
 """
 
@@ -23,7 +28,8 @@ from signet_pipeline.text.fts_query import QueryTerms, match_for, query_tokens, 
 @dataclass(frozen=True)
 class KeywordQuery:
     terms: QueryTerms  # every content word, for coverage scoring
-    match: str  # what FTS5 ranks: the words within the postings budget
+    match: str  # what FTS5 ranks: the words within the postings budget (at least the rarest)
+    over_budget: bool  # the rarest word alone has more rows than the budget
 
 
 def keyword_query(svc: MemoryService, conn: apsw.Connection, text: str,
@@ -37,9 +43,11 @@ def keyword_query(svc: MemoryService, conn: apsw.Connection, text: str,
     counts = svc.doc_freqs.counts(conn, set(stems.values()), rows_now)
     terms = QueryTerms.build(tokens, stems, counts, rows_now)
     budget = svc.settings.search.fts_postings_budget if budget is None else budget
-    match = match_for(within_budget(tokens, terms.doc_freq_by_word(counts), budget))
+    doc_freq = terms.doc_freq_by_word(counts)
+    kept = within_budget(tokens, doc_freq, budget)
+    match = match_for(kept)
     assert match is not None  # within_budget keeps at least one word
-    return KeywordQuery(terms, match)
+    return KeywordQuery(terms, match, over_budget=0 < budget < sum(doc_freq[w] for w in kept))
 
 
 def fts_deadline(svc: MemoryService, conn: apsw.Connection):

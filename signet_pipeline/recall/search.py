@@ -2,12 +2,14 @@
 
 The vector leg (query embedding, then the vector search) runs on a worker thread while FTS5 runs
 on the caller's thread; embedding, BLAS and SQLite all release the GIL, so recall costs about
-max(keyword leg, vector leg) rather than their sum. Stage timings: `memory_fts`,
+max(keyword leg, vector leg) rather than their sum. Stage timings: `memory_fts`, `graph_traversal`,
 `query_embedding` and `vector_search` (measured on the worker), `query_embedding_wait` (how long
-the caller waited for the vector leg after its own work) and `final_rank`. Scores:
+the caller waited for the vector leg after its own work), `fusion` (rows, cosines, hubness,
+scores), `context` (dampening and the conversation-context steps) and `final_rank`. Scores:
 - FTS5's BM25 picks the keyword candidates (the most frequent words left out above a cost
-  budget), over the content and, with `hints.enabled`, over the prospective hints (a memory
-  found only through a hint has `source: "hint"`); the vector leg picks the nearest memories;
+  budget, none when even the rarest word is over it: recall/legs.py), over the content and, with
+  `hints.enabled`, over the prospective hints (a memory found only through a hint has
+  `source: "hint"`); the vector leg picks the nearest memories;
 - every candidate is scored on both signals: alpha * cosine + (1 - alpha) * coverage, where
   coverage is the IDF-weighted share of the query's words the memory contains (QueryTerms), or
   that its best hint contains when higher (max-merged, never added). A
@@ -17,8 +19,9 @@ the caller waited for the vector leg after its own work) and `final_rank`. Score
   candidate as to the query is a generic hub and loses some of its cosine;
 - a memory with no vector (embedding failed) keeps its keyword score as is;
 - graph paths (graph/traversal.py), while the vector leg runs: the traversal from entities the
-  query names adds the memories it reaches as candidates (`source: "graph"`, scored like the rest,
-  at most 60% of the slots); the legacy graph boost, post-fusion dampening (recall/dampening.py)
+  query names (rarest first, hubs left out) adds the memories it reaches as candidates
+  (`source: "graph"`, scored like the rest, at most 60% of the slots); the legacy graph boost,
+  post-fusion dampening (recall/dampening.py)
   and the embedding reranker (recall/rerank.py) exist behind flags, off by default (measured);
 - results under min_score are dropped. `source` says which leg(s) found the memory.
 Temporal recall (a `time` object or date phrases in the query, recall/temporal.py) limits every leg
@@ -37,13 +40,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.graph.traversal import Traversal, boost_ids, traverse
+from signet_pipeline.graph.traversal import Traversal, boost_ids
 from signet_pipeline.models import RecallRequest, RecallResult
 from signet_pipeline.recall import context, temporal
 from signet_pipeline.recall.answers import NO_HITS, Stopwatch, aggregate_unavailable, timeline, to_hit
 from signet_pipeline.recall.dampening import Candidate, dampen
 from signet_pipeline.recall.hubness import dampen_hubs
-from signet_pipeline.recall.keywords import fts_deadline, keyword_query
+from signet_pipeline.recall.legs import graph_leg, keyword_leg
 from signet_pipeline.recall.rerank import rerank
 from signet_pipeline.recall.session_context import Ledger, transcripts_for
 from signet_pipeline.service import MemoryService
@@ -71,16 +74,18 @@ def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
     )
 
 
-def vector_candidates(svc: MemoryService, query_vec: np.ndarray, flt: MemoryFilter, pool: int) -> dict[str, float]:
-    """memory id -> cosine for the best `pool` memories the filter admits."""
-    index = svc.vector_index()
+def vector_candidates(svc: MemoryService, query_vec: np.ndarray, flt: MemoryFilter, pool: int,
+                      unwritten: dict[str, float] | None = None) -> dict[str, float]:
+    """memory id -> cosine for the best `pool` memories the filter admits; `unwritten` (content
+    hash -> cosine) adds memories whose vectors the write-behind embedder has not written yet."""
+    index = svc.vector_index(settle=unwritten is None)
     if index is None:
         return {}
     conn = svc.db.reader()
     want = pool * 4 if flt.selective else pool + 10
     while True:  # widen while the filter (or other agents' private rows) eats the neighbours
         hits = index.search(query_vec, want)
-        by_hash = dict(hits)
+        by_hash = {**(unwritten or {}), **dict(hits)}
         found = mem_store.live_ids_by_hashes(conn, list(by_hash), flt)
         if len(found) >= pool or len(hits) < want or want >= WIDEN_MAX:
             break
@@ -105,9 +110,16 @@ class VectorLeg:
 
 def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> VectorLeg:
     started = time.perf_counter()
-    query_vec = svc.embed_query(query)
+    # Read your writes without waiting for the write-behind embedder: the agent's own unwritten
+    # memories are embedded with the query in one call (recall under write load, docs/benchmarks.md).
+    own = svc.embed_behind.unwritten(flt.agent_id) if svc.embed_behind is not None else None
+    if own:
+        query_vec, *vectors = svc.embedder.embed([query, *own.values()])
+        unwritten = {h: float(v @ query_vec) for h, v in zip(own, vectors)}
+    else:
+        query_vec, unwritten = svc.embed_query(query), ({} if own is not None else None)
     embedded = time.perf_counter()
-    found = vector_candidates(svc, query_vec, flt, pool)
+    found = vector_candidates(svc, query_vec, flt, pool, unwritten)
     return VectorLeg(query_vec, found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000)
 
 
@@ -277,30 +289,18 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     if svc.embedder.enabled and req.query.strip():
         vector_leg = svc.pool.submit(_vector_leg, svc, req.query, flt, pool)
 
-    terms: QueryTerms | None = None
-    keyword_ids: list[str] = []
-    hint_ids: list[str] = []  # memories whose prospective hints match the query words
-    with fts_deadline(svc, conn):
-        keywords = keyword_query(svc, conn, req.keyword_query or req.query, options.postings_budget)
-        if keywords is not None:
-            terms = keywords.terms
-            # Half a pool of hint candidates: as good as a full one on the LoCoMo-format eval (a fifth
-            # lost R@10). On this thread: a worker thread beside the content FTS measured no faster.
-            keyword_ids = [mid for mid, _ in mem_store.fts_search(conn, keywords.match, flt, pool)]
-            if svc.settings.pipeline.hints.enabled:
-                hint_ids = [mid for mid, _ in hints_store.search(conn, keywords.match, flt, max(1, pool // 2))]
+    keywords = keyword_leg(svc, conn, req.keyword_query or req.query, flt, pool, options.postings_budget)
+    terms, keyword_ids, hint_ids = keywords.terms, keywords.content, keywords.hints
     tokens = terms.words if terms is not None else []
     watch.lap("memory_fts")
 
     pipeline = svc.settings.pipeline
     use_graph = options.graph and pipeline.graph_on
-    trav = Traversal()
+    trav, visible = Traversal(), set()
     if use_graph and pipeline.traversal.enabled:  # while the vector leg runs
-        trav = traverse(conn, flt.agent_id, req.query, req.project, pipeline.traversal)
+        trav, visible = graph_leg(svc, conn, req.query, req.project, flt, keyword_ids)
     boosted = boost_ids(conn, flt.agent_id, tokens, pipeline.graph) \
         if use_graph and not trav.focal and pipeline.graph.boost_weight else set()
-    graph_ids = list(trav.memory_ids.difference(keyword_ids))
-    visible = mem_store.visible_ids(conn, graph_ids, flt) if graph_ids else set()
     watch.lap("graph_traversal")
 
     leg: VectorLeg | None = None
@@ -315,7 +315,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
                                                           *visible])))
     cosines: dict[str, float] | None = None
     raw_cosines: dict[str, float] = {}
-    index = svc.vector_index()
+    index = svc.vector_index(settle=False)  # the vector leg has settled, or scored what was unwritten
     if leg is not None and index is not None:
         # One lookup of every candidate's vector: cosines for the keyword and graph candidates the
         # vector leg did not return, and the pool the hubness correction compares (flat candidates;
@@ -337,6 +337,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     add_traversal(fused, trav, visible, cosines, keyword, rows, alpha)
     for mid in boosted & fused.keys():
         fused[mid].score += pipeline.graph.boost_weight
+    watch.lap("fusion")
     dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening, set(trav.focal)) if use_graph else {}
     if options.context and cfg.temporal_weight and context.asks_when(req.query):
         context.prefer_dated(fused, rows, cfg.temporal_weight)
@@ -345,6 +346,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
     if options.context and cfg.collapse_derived:
         context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
                                  cfg.derived_weight)
+    watch.lap("context")
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
     ranked = rank(fused, limit=limit, min_score=min_score, graph_slots=graph_slots)
     ledger = Ledger.load(svc, req.session_key, flt.agent_id) if options.track_access else Ledger(None, flt.agent_id)
@@ -381,7 +383,7 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
             "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
             "candidates": {"fts": len(keyword_ids), "hints": len(hint_ids), "vector": len(leg.found) if leg else 0, "graph": len(visible)},
             "graph": {"focalEntities": len(trav.focal), "traversedEntities": trav.entities,
-                      "constraints": len(trav.constraints),
+                      "constraints": len(trav.constraints), "hubsSkipped": len(trav.hubs),
                       "timedOut": trav.timed_out, "boosted": len(boosted & fused.keys()), "dampening": dampened},
             "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
             "dedupe": {"enabled": ledger.enabled, "contextEpoch": ledger.epoch,

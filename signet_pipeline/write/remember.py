@@ -184,7 +184,8 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
             _embed(svc, fresh)  # before taking the write lock: no provider call inside a write tx
         written = _write(svc, prepared, actor, pipeline_jobs, behind)
         if behind:
-            svc.embed_behind.submit([(r.id, p.content.content_hash, p.content.storage) for p, r in zip(prepared, written)
+            svc.embed_behind.submit([(r.id, p.content.content_hash, p.content.storage, p.req.agent_id)
+                                     for p, r in zip(prepared, written)
                                      if p.vector is None and p.values["embedding_model"] is None and not r.deduped])
         results.extend(written)
     _keep_transcripts(svc, reqs)
