@@ -4,12 +4,15 @@
 
 1. The snapshot (bench/scale_snapshot.py, cached) is imported with `signet import` into a new
    workspace, as a user would: wall time, rows/s and the importer's peak RSS.
-2. `signet serve` starts on it: time until /health answers (migrations, the vector index loaded),
-   RSS once warm.
-3. Recall over HTTP, one client: every query once (the server embeds it: p50/p95 including the
-   query embedding) and again (its query LRU answers: excluding it), server-side totals beside.
-4. In process, on the same store: the vector search alone, exact (the full float32 product) and
-   with the sign-bit prefilter, and the share of the exact top 10 / top 50 the prefilter keeps.
+2. The database by part (vectors, vec0, full text, the rest) and `signet export`.
+3. `signet serve` starts on it twice (bench/scale_serve.py): first with no vector index file (time
+   until /health, then until the worker has written the file), then as every later start does,
+   mapping the file: time until /health, recall over HTTP with one client, every query once (the
+   server embeds it) and again (its query LRU answers), the server's total and vector-search
+   stage beside, and RSS after the queries. The floor: the same on an empty workspace.
+4. In process: the vector search as the service opens it (the file, the sign-bit prefilter) at
+   each candidate count, beside the exact float32 product, and the share of its top 10 / top 50
+   the prefilter keeps; the query embedding alone (the embedding floor).
 """
 
 from __future__ import annotations
@@ -22,18 +25,13 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
-import numpy as np
-
 from bench import dataset
 from bench.report import markdown
 from bench.scale_snapshot import build
-from bench.stats import Timer, summary
+from bench.scale_serve import db_split, embed_floor, load, serve, vector_search
 from bench.store import DATA_DIR
-from signet_eval.server import ApiServer, proc_memory
-from signet_pipeline.config import DB_RELATIVE_PATH, ONNX_DIMENSIONS, ONNX_MODEL
-from signet_pipeline.service.vectors import MatrixIndex
-from signet_pipeline.store.db import Database
+from signet_eval.server import proc_memory
+from signet_pipeline.config import DB_RELATIVE_PATH
 
 
 def _signet(*args: str) -> dict:
@@ -54,10 +52,73 @@ def _signet(*args: str) -> dict:
     return {"seconds": round(time.perf_counter() - started, 1), "peak_rss_mb": round(peak)}
 
 
-def _import(snapshot: Path, workspace: Path) -> dict:
+def _import(snapshot: Path, workspace: Path, *, only: bool = False) -> dict:
+    """`signet import` into a new workspace, between two runs of its floor: the same rows read
+    from the same Parquet files (vectors as blobs) and inserted by bare executemany calls in one
+    transaction into tables with no index, trigger or constraint, WAL and synchronous=NORMAL as
+    the store, checkpointed. `only`: print the figures and stop there."""
+    import resource
+
+    import apsw
+    import polars as pl
+
+    from signet_pipeline.snapshots.incremental import vector_blobs
+    from signet_pipeline.snapshots.manifest import MANIFEST, Manifest
+
+    manifest = Manifest.model_validate_json((snapshot / MANIFEST).read_text())
+    scratch = workspace.parent / f"{workspace.name}-floor.db"
+
+    def floor() -> tuple[float, float]:
+        for old in scratch.parent.glob(f"{scratch.name}*"):
+            old.unlink()
+        started, cpu = time.perf_counter(), time.process_time()
+        conn = apsw.Connection(str(scratch))
+        conn.execute("PRAGMA journal_mode=WAL").fetchall()
+        conn.execute("PRAGMA synchronous=NORMAL")
+        conn.execute("BEGIN IMMEDIATE")
+        for entry in manifest.tables:
+            cols = [c.name for c in entry.columns]
+            conn.execute(f"CREATE TABLE {entry.table} ({', '.join(cols)})")
+            insert = f"INSERT INTO {entry.table} VALUES ({', '.join('?' * len(cols))})"
+            for batch in pl.scan_parquet(snapshot / entry.file).collect_batches(chunk_size=20_000):
+                conn.executemany(insert, vector_blobs(batch).rows())
+        conn.execute("COMMIT")
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        conn.close()
+        for old in scratch.parent.glob(f"{scratch.name}*"):
+            old.unlink()
+        return time.perf_counter() - started, time.process_time() - cpu
+
+    def cpu_of_children() -> float:  # CPU of the waited-for children: steadier than wall on a shared machine
+        used = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return used.ru_utime + used.ru_stime
+
+    loads = [Path("/proc/loadavg").read_text().split()[0]]
+    floors = [floor()]
     shutil.rmtree(workspace, ignore_errors=True)
+    cpu = cpu_of_children()
     out = _signet("--workspace", str(workspace), "import", str(snapshot))
+    out["cpu_s"] = round(cpu_of_children() - cpu, 1)
+    loads.append(Path("/proc/loadavg").read_text().split()[0])
+    floors.append(floor())
+    loads.append(Path("/proc/loadavg").read_text().split()[0])
     out["db_mb"] = round(sum(p.stat().st_size for p in (workspace / DB_RELATIVE_PATH).parent.glob("memories.db*")) / 1e6)
+    rows = manifest.total_rows
+    wall, cpu = (sum(f[i] for f in floors) / len(floors) for i in (0, 1))
+    out.update(rows=rows, floor_s=[round(f[0], 1) for f in floors], floor_cpu_s=[round(f[1], 1) for f in floors],
+               loads=loads, ratio=round(out["seconds"] / wall, 2), cpu_ratio=round(out["cpu_s"] / cpu, 2))
+    if only:
+        print(markdown(["measure", "value"], [
+            ["rows in the snapshot", f"{rows:,}"],
+            ["`signet import`: wall s / rows/s / CPU s",
+             f"{out['seconds']} / {round(rows / out['seconds']):,} / {out['cpu_s']}"],
+            ["importer peak RSS MB / database size MB", f"{out['peak_rss_mb']} / {out['db_mb']}"],
+            ["floor (bare executemany) before / after: wall s", " / ".join(map(str, out["floor_s"]))],
+            ["floor before / after: CPU s", " / ".join(map(str, out["floor_cpu_s"]))],
+            ["import / mean floor: wall, CPU", f"{out['ratio']}, {out['cpu_ratio']}"],
+            ["load average before / between / after", " / ".join(loads)],
+        ]))
+        raise SystemExit(0)
     return out
 
 
@@ -70,62 +131,6 @@ def _export(workspace: Path) -> dict:
     return out
 
 
-def _serve(workspace: Path, queries: list[str]) -> dict:
-    server = ApiServer(workspace, workspace / "serve.log")
-    try:
-        server.start()
-        with httpx.Client(base_url=server.base_url, timeout=120.0) as client:
-            def recall_pass() -> tuple[list[float], list[float]]:
-                walls, totals = [], []
-                for q in queries:
-                    with Timer() as t:
-                        response = client.post("/api/memory/recall", json={"query": q, "limit": 10})
-                    response.raise_for_status()
-                    walls.append(t.ms)
-                    totals.append(response.json()["meta"]["timings"]["totalMs"])
-                return walls, totals
-
-            client.post("/api/memory/recall", json={"query": "warm-up question about the login page"})
-            fresh, fresh_server = recall_pass()
-            cached, cached_server = recall_pass()
-        memory = proc_memory(server.proc.pid)
-    finally:
-        server.stop()
-    return {"startup_s": round(server.startup_s, 1), "rss_mb": memory.get("VmRSS"),
-            "fresh": summary(fresh), "fresh_server": summary(fresh_server),
-            "cached": summary(cached), "cached_server": summary(cached_server)}
-
-
-def _prefilter(workspace: Path, query_vectors: np.ndarray, candidates: list[int]) -> dict:
-    """The exact search beside the prefilter at each candidate count (one index: the count is a
-    plain attribute)."""
-    db = Database(workspace / DB_RELATIVE_PATH)
-    started = time.perf_counter()
-    index = MatrixIndex(db, model=ONNX_MODEL, dimensions=ONNX_DIMENSIONS)
-    index.sync()
-    load_s = time.perf_counter() - started
-    truths, exact_ms = [], []
-    for q in query_vectors:
-        with Timer() as t:
-            truths.append([h for h, _ in index.search(q, 50)])
-        exact_ms.append(t.ms)
-    index.prefilter_min = 1
-    runs = {}
-    for count in candidates:
-        index.prefilter_candidates = count
-        fast_ms, kept10, kept50 = [], [], []
-        for q, truth in zip(query_vectors, truths):
-            with Timer() as t:
-                got = [h for h, _ in index.search(q, 50)]
-            fast_ms.append(t.ms)
-            kept10.append(len(set(truth[:10]) & set(got[:10])) / 10)
-            kept50.append(len(set(truth) & set(got)) / 50)
-        runs[count] = {"fast": summary(fast_ms), "recall10": round(float(np.mean(kept10)), 4),
-                       "recall50": round(float(np.mean(kept50)), 4)}
-    db.close()
-    return {"vectors": len(index), "load_s": round(load_s, 1), "exact": summary(exact_ms), "runs": runs}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--size", type=int, default=1_000_000)
@@ -134,45 +139,64 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     parser.add_argument("--candidates", default="1000,2000,4000,8000",
                         help="prefilter candidate counts to compare (rescored exactly)")
+    parser.add_argument("--import-only", action="store_true", help="run the import step (and its floor) alone")
     args = parser.parse_args()
     log = lambda m: print(m, file=sys.stderr, flush=True)  # noqa: E731
     snapshot = build(args.size, args.pool, args.seed, log)
     workspace = DATA_DIR / f"scale-ws-{args.size}"
     log(f"importing {snapshot.name} ...")
-    imported = _import(snapshot, workspace)
+    imported = _import(snapshot, workspace, only=args.import_only)
     log("exporting ...")
     exported = _export(workspace)
     pool = dataset.memories(args.pool, args.seed)
     queries = [q.text for q in dataset.queries(pool, args.queries, args.seed)]
     log("serving ...")
-    served = _serve(workspace, queries)
-    from signet_pipeline.providers.embeddings.onnx import OnnxMiniLM
-
-    vectors = np.asarray(OnnxMiniLM(threads=2).embed(queries[:100]), dtype=np.float32)
-    log("prefilter vs exact ...")
-    pre = _prefilter(workspace, vectors, [int(c) for c in args.candidates.split(",")])
+    served = serve(workspace, queries, log)
+    split = db_split(workspace)  # the database as imported, and the index file the service wrote
+    floor = served["floor"]
+    log("vector search in process ...")
+    vectors, embed_ms = embed_floor(queries[:100])
+    pre = vector_search(workspace, vectors, [int(c) for c in args.candidates.split(",")])
     rows_imported = 3 * args.size  # memories, their vectors and their history rows
-    print(f"{args.size:,} memories; {os.cpu_count()} cores; query embedding by the offline model")
+
+    def p(s: dict) -> str:
+        return f"{s['p50']:.1f} / {s['p95']:.1f}"
+
+    print(f"{args.size:,} memories; {os.cpu_count()} cores; query embedding by the offline model; load {load()}")
     print(markdown(["measure", "value"], [
         ["import (`signet import`), wall s", imported["seconds"]],
         ["import rows/s (memories + vectors + history)", round(rows_imported / imported["seconds"])],
         ["importer peak RSS MB", imported["peak_rss_mb"]],
-        ["database size MB", imported["db_mb"]],
+        ["database size MB (after the import, WAL included)", imported["db_mb"]],
         ["export (`signet export`, Parquet), wall s / peak RSS MB / size MB",
          f"{exported['seconds']} / {exported['peak_rss_mb']} / {exported['mb']}"],
-        ["`signet serve` start-up until /health, s", served["startup_s"]],
-        ["API RSS after the queries, MB", served["rss_mb"]],
-        ["recall p50 / p95 ms over HTTP, query embedded", f"{served['fresh']['p50']:.1f} / {served['fresh']['p95']:.1f}"],
-        ["  server-side total p50 / p95", f"{served['fresh_server']['p50']:.1f} / {served['fresh_server']['p95']:.1f}"],
-        ["recall p50 / p95 ms over HTTP, query vector cached", f"{served['cached']['p50']:.1f} / {served['cached']['p95']:.1f}"],
-        ["  server-side total p50 / p95", f"{served['cached_server']['p50']:.1f} / {served['cached_server']['p95']:.1f}"],
-        ["vector search alone, exact (full product) p50 / p95 ms",
-         f"{pre['exact']['p50']:.1f} / {pre['exact']['p95']:.1f}"],
-        ["index load in process (vectors, s)", f"{pre['vectors']:,} in {pre['load_s']}"],
+        ["first `signet serve` start until /health, s / until the index file is written, s",
+         f"{served['first_startup_s']} / {served['index_file_s']}"],
+        ["`signet serve` start-up until /health, s (floor: empty workspace)",
+         f"{served['startup_s']} (floor {floor['startup_s']}, ratio {served['startup_s'] / floor['startup_s']:.2f})"],
+        ["API RSS after the queries, MB: all / anonymous / file-backed (floor: all)",
+         f"{served['rss']['VmRSS']} / {served['rss'].get('RssAnon')} / {served['rss'].get('RssFile')} "
+         f"(floor {floor['rss']['VmRSS']})"],
+        ["recall p50 / p95 ms over HTTP, query embedded (floor)",
+         f"{p(served['fresh']['wall'])} ({p(floor['fresh']['wall'])})"],
+        ["  server total / vector search stage / query embedding stage",
+         f"{p(served['fresh']['server'])} / {p(served['fresh']['vector_search'])} / "
+         f"{p(served['fresh']['query_embedding'])}"],
+        ["recall p50 / p95 ms over HTTP, query vector cached (floor)",
+         f"{p(served['cached']['wall'])} ({p(floor['cached']['wall'])})"],
+        ["  server total / vector search stage",
+         f"{p(served['cached']['server'])} / {p(served['cached']['vector_search'])}"],
+        ["query embedding alone in process (embedding floor) p50 / p95 ms", p(embed_ms)],
+        ["vector search alone, exact float32 product (floor) p50 / p95 ms", p(pre["exact"])],
+        ["index open in process as the service opens it (vectors, s)", f"{pre['vectors']:,} in {pre['open_s']}"],
     ]))
     print()
-    print(markdown(["prefilter candidates", "vector search p50 ms", "p95 ms", "keeps exact top 10", "keeps top 50"],
-                   [[c, round(r["fast"]["p50"], 1), round(r["fast"]["p95"], 1), r["recall10"], r["recall50"]]
+    print(markdown(["database part", "MB"], [[k, v] for k, v in split.items()]))
+    print()
+    print(markdown(["prefilter candidates", "vector search p50 ms", "p95 ms", "ratio to exact p50",
+                    "keeps exact top 10", "keeps top 50"],
+                   [[c, round(r["fast"]["p50"], 1), round(r["fast"]["p95"], 1),
+                     round(r["fast"]["p50"] / pre["exact"]["p50"], 2), r["recall10"], r["recall50"]]
                     for c, r in pre["runs"].items()]))
 
 

@@ -94,7 +94,7 @@ def _import(args: argparse.Namespace) -> int:
     db = _open_store(settings)
     try:
         report = import_snapshot(db, args.path, embedding=store_embedding(db, settings.embedding), agent=args.agent,
-                                 progress=ProgressBar())
+                                 bulk=False if args.no_bulk else None, progress=ProgressBar())
     finally:
         db.close()
     present = sum(t.unchanged for t in report.tables.values())
@@ -181,6 +181,9 @@ def build_parser() -> argparse.ArgumentParser:
     restore = sub.add_parser("import", help="import a snapshot into the workspace (new or live; run twice, no change)")
     restore.add_argument("path", type=Path, help="a snapshot directory written by `signet export`")
     restore.add_argument("--agent", help="import only this agent's rows (refuse another agent's snapshot)")
+    restore.add_argument("--no-bulk", action="store_true",
+                         help="write row by row in short transactions, never in one long one (slower; a running "
+                              "service's writes never wait on the import)")
     restore.set_defaults(func=_import)
 
     client_commands.add_parsers(sub)

@@ -1,10 +1,14 @@
 """Import a snapshot into a store, new or live.
 
 Everything is checked first (manifest, schema version, checksums, row counts): a truncated or
-modified snapshot is refused before a row is written. Rows are then written table by table in
-short transactions, matched on their natural keys, so a live service keeps answering, sees the
-rows as they land (its vector index follows the embeddings change log) and a second import of the
-same snapshot writes nothing. An interrupted import is completed by running it again.
+modified snapshot is refused before a row is written. Rows are matched on their natural keys, so
+a second import of the same snapshot writes nothing. Two ways to write them:
+
+- per row (snapshots/incremental.py): short transactions, so a live service keeps answering and
+  sees the rows as they land (its vector index follows the embeddings change log); an interrupted
+  import is completed by running it again. Small imports and merges into a larger store.
+- in bulk (snapshots/bulk_import.py), when it pays: one transaction, indexes and triggers set
+  aside and rebuilt once; all or nothing, a bad row rolls it back whole.
 
 A snapshot is trusted with content, not with who owns what (snapshots/ownership.py): a row the
 store holds for another agent, or one referring to another agent's rows, is refused and counted;
@@ -19,36 +23,25 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import numpy as np
-import polars as pl
 from pydantic import BaseModel
 
 from signet_pipeline.config import ONNX_DIMENSIONS, EmbeddingConfig
 from signet_pipeline.errors import SnapshotError
-from signet_pipeline.snapshots import ownership
+from signet_pipeline.snapshots import bulk_import, incremental, ownership
 from signet_pipeline.snapshots.export import Progress
-from signet_pipeline.snapshots.manifest import Manifest, TableFile, load, scan
+from signet_pipeline.snapshots.incremental import TableImport
+from signet_pipeline.snapshots.manifest import Manifest, load
 from signet_pipeline.store import embeddings as embedding_store
 from signet_pipeline.store import snapshot_tables
 from signet_pipeline.store.db import Database
 from signet_pipeline.store.migrate import discover
 
 
-class TableImport(BaseModel):
-    rows: int
-    written: int
-    refused: int = 0  # the store holds them, or rows they refer to, for another agent
-    left_out: int = 0  # other agents' rows, importing as one agent
-
-    @property
-    def unchanged(self) -> int:
-        return self.rows - self.written - self.refused - self.left_out
-
-
 class ImportReport(BaseModel):
     snapshot_created_at: str
     agent: str | None  # the agent whose rows were imported (None: every agent's)
     vectors: str  # "kept" | "none in snapshot" | why they were left out
+    bulk: bool  # written in one transaction (snapshots/bulk_import.py), not row by row
     tables: dict[str, TableImport]
     seconds: float
 
@@ -86,48 +79,6 @@ def _vector_verdict(manifest: Manifest, embedding: tuple[str, int | None] | None
     return "kept"
 
 
-def _records(frame: pl.DataFrame) -> list[dict]:
-    if "vector" not in frame.columns:
-        return frame.to_dicts()
-    vectors = np.ascontiguousarray(frame["vector"].to_numpy(), dtype="<f4")
-    records = frame.drop("vector").to_dicts()
-    for record, vector in zip(records, vectors):
-        record["vector"] = vector.tobytes()
-    return records
-
-
-def _import_table(db: Database, root: Path, manifest: Manifest, entry: TableFile, *, agent: str | None, chunk: int,
-                  progress: Progress | None) -> TableImport:
-    table = snapshot_tables.BY_NAME[entry.table]
-    with db.read() as conn:
-        present = {name for name, _ in snapshot_tables.columns(conn, table.name)}
-    # A snapshot from an older schema lacks newer columns: the table's defaults fill them.
-    cols = [c.name for c in entry.columns if c.name in present and c.name not in table.skip]
-    frame, total = scan(root, entry, manifest).select(cols), entry.rows
-    if agent is not None:
-        frame = ownership.agent_rows(frame, root, manifest, table, agent)
-        total = int(frame.select(pl.len()).collect().item())
-    if table.guarded:
-        frame = ownership.with_owner(frame, root, manifest, table)
-    written = refused = done = 0
-    for batch in frame.collect_batches(chunk_size=chunk):
-        records = _records(batch)
-        with db.write() as conn:
-            foreign = set(snapshot_tables.refused(conn, table, cols, records))
-            kept = [r for at, r in enumerate(records) if at not in foreign]
-            returned = snapshot_tables.write(conn, table, cols, kept)
-            if table.name == "embeddings":
-                embedding_store.reindex(conn, [int(i) for i in returned])
-        written += len(returned)
-        refused += len(foreign)
-        done += len(records)
-        if progress:
-            progress(table.name, done, total)
-    if progress and total == 0:
-        progress(table.name, 0, 0)
-    return TableImport(rows=entry.rows, written=written, refused=refused, left_out=entry.rows - total)
-
-
 def _importing_as(root: Path, manifest: Manifest, agent: str | None) -> str | None:
     """The agent whose rows are imported; an agent's snapshot is checked whole first."""
     if agent is not None and manifest.agent not in (None, agent):
@@ -139,24 +90,28 @@ def _importing_as(root: Path, manifest: Manifest, agent: str | None) -> str | No
 
 
 def import_snapshot(db: Database, path: str | Path, *, embedding: tuple[str, int | None] | None,
-                    agent: str | None = None, chunk: int = 2_000, progress: Progress | None = None) -> ImportReport:
+                    agent: str | None = None, chunk: int = 2_000, bulk: bool | None = None,
+                    progress: Progress | None = None) -> ImportReport:
     """Import the snapshot at `path`; `embedding` is the store's (model, dimensions); `agent`
-    imports that agent's rows only."""
+    imports that agent's rows only; `bulk` chooses the path (None: bulk when it pays)."""
     started = time.perf_counter()
     root = Path(path)
     manifest = check(root)
     agent = _importing_as(root, manifest, agent)
     vectors = _vector_verdict(manifest, embedding)
-    tables: dict[str, TableImport] = {}
-    if vectors == "kept":  # vectors enter the vector table as they land, not at the service's next start
-        with db.write() as conn:
-            embedding_store.ensure_vec_table(conn, manifest.embedding.dimensions, manifest.embedding.model)
-    for table in snapshot_tables.TABLES:  # parents before children
-        entry = manifest.table(table.name)
-        if entry is None or (table.name == "embeddings" and vectors != "kept"):
-            continue
-        tables[table.name] = _import_table(db, root, manifest, entry, agent=agent, chunk=chunk, progress=progress)
-    return ImportReport(snapshot_created_at=manifest.created_at, agent=agent, vectors=vectors,
+    names = [t.name for t in snapshot_tables.TABLES  # parents before children
+             if manifest.table(t.name) is not None and (t.name != "embeddings" or vectors == "kept")]
+    if bulk is None:
+        bulk = bulk_import.worth_it(db, manifest)
+    if bulk:
+        tables = bulk_import.import_bulk(db, root, manifest, tables=names, agent=agent, chunk=chunk, progress=progress)
+    else:
+        if "embeddings" in names:  # vectors enter the vector table as they land, not at the service's next start
+            with db.write() as conn:
+                embedding_store.ensure_vec_table(conn, manifest.embedding.dimensions, manifest.embedding.model)
+        tables = {name: incremental.import_table(db, root, manifest, manifest.table(name), agent=agent, chunk=chunk,
+                                                 progress=progress) for name in names}
+    return ImportReport(snapshot_created_at=manifest.created_at, agent=agent, vectors=vectors, bulk=bulk,
                         tables=tables, seconds=round(time.perf_counter() - started, 3))
 
 

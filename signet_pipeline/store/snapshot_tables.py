@@ -140,14 +140,27 @@ def _owner_of(table: SnapshotTable, column: str, value: str) -> str:
     return f"(SELECT {via} FROM {table.name} WHERE {column} = {value})"
 
 
-def _guards(table: SnapshotTable, cols: Sequence[str]) -> list[str]:
-    """What a row (its agent in the snapshot bound as :_owner) must meet to be written: the rows
-    it names (itself, its parent, what it refers to) are absent from the store or the same agent's."""
+def _refs(table: SnapshotTable, cols: Sequence[str]) -> list[tuple[str, str]]:
+    """(column, table) for each row a row names by its key: itself, its parent, what it refers to."""
     itself = len(table.key) == 1 and table.key[0] != table.owner  # (an agents row is its own owner)
     refs = ([(table.owner, table.parent[0])] if table.parent else []) \
         + ([(table.key[0], table.name)] if itself else []) + list(table.refs)
+    return [(col, ref) for col, ref in refs if col in cols]
+
+
+def guarded_refs(table: SnapshotTable, cols: Sequence[str]) -> list[tuple[str, str]]:
+    """(column, table) for every row of the store the guards look up: a snapshot row naming none
+    the store holds passes them (a bulk import checks only the rows that do)."""
+    if not table.guarded:
+        return []
+    return _refs(table, cols) + ([(table.reads, "memories")] if table.reads in cols else [])
+
+
+def _guards(table: SnapshotTable, cols: Sequence[str]) -> list[str]:
+    """What a row (its agent in the snapshot bound as :_owner) must meet to be written: the rows
+    it names (itself, its parent, what it refers to) are absent from the store or the same agent's."""
     guards = [f"coalesce({_owner_of(BY_NAME[ref], BY_NAME[ref].key[0], f':{col}')}, :_owner) IS :_owner"
-              for col, ref in refs if col in cols]
+              for col, ref in _refs(table, cols)]
     if table.reads in cols:  # another agent's memory it may read (READ_POLICY_SQL binds :agent_id, the owner)
         guards.append(f"NOT EXISTS (SELECT 1 FROM memories m WHERE m.id = :{table.reads} "
                       f"AND m.agent_id <> :_owner AND NOT {READ_POLICY_SQL})")
