@@ -2,17 +2,24 @@
 beside the in-process floor of the same stages in the same run; one memory on an idle service; and
 the pipeline against a model 300 ms away.
 
-    .venv/bin/python -m bench.pipeline_bench --out bench/.data/pipeline.json     # ~10 min
-    .venv/bin/python -m bench.pipeline_bench --memories 500 --no-llm             # ~3 min
+    .venv/bin/python -m bench.pipeline_bench --memories 6000 --agents 10 --idle 0 --no-llm   # ~15 min
+    .venv/bin/python -m bench.pipeline_bench --turns locomo --memories 2000 --out F          # the 0.3 figures
 
-The memories are the turns of generated conversations (signet_eval.generate), remembered as the
-LoCoMo harness does: "Speaker: text", the session's time, one private agent per conversation.
+The memories are conversation turns, remembered as the LoCoMo harness does: "Speaker: text", the
+session's time, one private agent per conversation. `--turns real-length` (default): turns as long
+as real ones (signet_eval.turns: ~23 words, most of two or three clauses, `--agents` conversations
+interleaved in time); `--turns locomo`: the shorter turns of signet_eval.generate.
 1. Floor, in process: the memories remembered one by one through the service (no HTTP), then every
-   queue drained in this process with the same stages (extract, structural, hints) until empty.
+   queue drained in this process with the same stages in the drain run's order (extract first,
+   then structural, then hints) until empty.
 2. `signet up` (API + dagster-webserver + dagster-daemon, the shipped dagster.yaml): the same
    memories over HTTP from 4 client threads while the sensors launch drain runs. End to end =
    first remember -> no job of any type pending or leased. Ratio = its memories/s over the floor's.
    Dagster runs, their launch cost (created -> started) and duplicate derived facts are counted.
+   Both paths: jobs/s per 1,000 completed jobs with the store's size, time per job type, the
+   extraction's time per stage, and CPU seconds per 1,000 memories (for `signet up` per process:
+   API, drain runs, daemon, code servers), which external load does not move as it moves wall time
+   (bench/drain_timeline.py); and the vectors the embedding refresh wrote during the backlog.
 3. Idle: then one memory at a time with no run in flight: remember -> job completed -> its derived
    fact returned by recall.
 4. LLM: a fake OpenAI-compatible server answering like the rules provider after --llm-latency-ms:
@@ -24,19 +31,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import tempfile
 import time
+from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import apsw
 import httpx
 
-from bench import dagster_runs
+from bench import dagster_runs, drain_timeline
 from bench.report import machine, machine_lines
 from bench.stats import summary
-from signet_eval.generate import remember_bodies
+from signet_eval import generate, turns
 from signet_eval.server import ApiServer
 from signet_pipeline.config import DB_RELATIVE_PATH, load_settings
 from signet_pipeline.models import RememberRequest
@@ -46,7 +55,7 @@ from signet_pipeline.service import MemoryService
 from signet_pipeline.stages.extraction.batch import run_jobs
 from signet_pipeline.stages.hints import run_hint_jobs
 from signet_pipeline.stages.structural import run_structural_jobs
-from signet_pipeline.store.queue import JobQueue
+from signet_pipeline.store.queue import EXTRACT, JOB_TYPES, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, JobQueue
 from signet_pipeline.write.remember import remember, remember_many
 from tests.fakes import FakeServer, RulesModel
 
@@ -57,29 +66,52 @@ def log(message: str) -> None:
     print(message, flush=True)
 
 
-def drain_in_process(svc: MemoryService, llm) -> int:
-    """Every queue until nothing is due, with the stages the drain runs use; returns the jobs done."""
-    queue, done = JobQueue(svc.db), 0
+def drain_in_process(svc: MemoryService, llm) -> dict:
+    """Every queue until nothing is due, with the stages the drain runs use, in their order
+    (defs/extraction/assets.py): jobs and seconds per job type, the extraction's seconds per stage."""
+    queue = JobQueue(svc.db)
+    jobs, seconds, cpu, stages = Counter(), Counter(), Counter(), Counter()
+
+    def extract() -> int:
+        batch = run_jobs(svc, queue, llm, 50)
+        stages.update(batch.timings_ms)
+        return len(batch.items)
+
+    steps = [(EXTRACT, extract), (STRUCTURAL_CLASSIFY, lambda: run_structural_jobs(svc, queue, llm, 50).leased),
+             (PROSPECTIVE_INDEX, lambda: run_hint_jobs(svc, queue, llm, 50).leased)]
     while True:
-        n = len(run_jobs(svc, queue, llm, 50).items) + run_structural_jobs(svc, queue, llm, 50).leased \
-            + run_hint_jobs(svc, queue, llm, 50).leased
-        if not n:
-            return done
-        done += n
+        for job_type, step in steps:
+            started, used = time.perf_counter(), time.process_time()
+            leased = step()
+            seconds[job_type] += time.perf_counter() - started
+            cpu[job_type] += time.process_time() - used
+            if leased:
+                jobs[job_type] += leased
+                break
+        else:
+            return {"jobs": sum(jobs.values()), "stages_s": {k: round(v / 1000, 1) for k, v in stages.items()},
+                    "by_type": {t: {"jobs": jobs[t], "s": round(seconds[t], 1),
+                                    "ms_per_job": round(1000 * seconds[t] / jobs[t], 2),
+                                    "cpu_ms_per_job": round(1000 * cpu[t] / jobs[t], 2)} for t in jobs}}
 
 
 def floor(root: Path, bodies: list[dict]) -> dict:
     svc = MemoryService(load_settings(root / "floor"))
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     for body in bodies:
         remember(svc, RememberRequest(**body))
-    ingest_s = time.perf_counter() - started
-    jobs = drain_in_process(svc, RulesLlm())
-    total_s = time.perf_counter() - started
+    ingest_s, ingest_cpu = time.perf_counter() - started, time.process_time() - cpu
+    drain_started = time.time()
+    drained = drain_in_process(svc, RulesLlm())
+    total_s, total_cpu = time.perf_counter() - started, time.process_time() - cpu
     svc.close()
+    jobs = drained["jobs"]
     out = {"memories": len(bodies), "ingest_s": round(ingest_s, 1), "drain_s": round(total_s - ingest_s, 1),
            "total_s": round(total_s, 1), "jobs": jobs, "memories_per_s": round(len(bodies) / total_s, 1),
-           "drain_jobs_per_s": round(jobs / (total_s - ingest_s), 1)}
+           "drain_jobs_per_s": round(jobs / (total_s - ingest_s), 1), "by_type": drained["by_type"],
+           "stages_s": drained["stages_s"],
+           "cpu_s": {"ingest": round(ingest_cpu, 1), "drain": round(total_cpu - ingest_cpu, 1)},
+           "blocks": drain_timeline.blocks(drain_timeline.read(root / "floor"), drain_started)}
     log(f"floor (in process): {out}")
     return out
 
@@ -92,8 +124,8 @@ def _queues_empty(client: httpx.Client) -> tuple[bool, dict]:
 
 def backlog_through_up(server: ApiServer, bodies: list[dict], timeout_s: float = 3600) -> dict:
     """Remember `bodies` over HTTP (CLIENTS threads), then wait for every queue to empty."""
-    with httpx.Client(base_url=server.base_url, timeout=60) as client:
-        started = time.perf_counter()
+    with httpx.Client(base_url=server.base_url, timeout=60) as client, drain_timeline.StackCpu(server.proc.pid) as cpu:
+        epoch, started = time.time(), time.perf_counter()
         with ThreadPoolExecutor(CLIENTS) as pool:
             codes = list(pool.map(lambda b: client.post("/api/memory/remember", json=b).status_code, bodies))
         ingest_s = time.perf_counter() - started
@@ -103,10 +135,18 @@ def backlog_through_up(server: ApiServer, bodies: list[dict], timeout_s: float =
                 break
             time.sleep(0.5)
         total_s = time.perf_counter() - started
+        deadline = time.perf_counter() + 120  # the runs report their stage timings when they end
+        while dagster_runs.in_flight(server.dagster_url) and time.perf_counter() < deadline:
+            time.sleep(1)
+    queues = {t: q for t, q in queues.items() if t in JOB_TYPES}  # not the aggregates (memory, summary)
     jobs = sum(s.get("completed", 0) for s in queues.values())
+    timeline = drain_timeline.read(server.workspace)
     return {"memories": len(bodies), "errors": sum(c != 200 for c in codes), "ingest_s": round(ingest_s, 1),
             "total_s": round(total_s, 1), "drained": empty, "jobs": jobs, "jobs_by_type": queues,
-            "memories_per_s": round(len(bodies) / total_s, 1), "jobs_per_s": round(jobs / total_s, 1)}
+            "memories_per_s": round(len(bodies) / total_s, 1), "jobs_per_s": round(jobs / total_s, 1),
+            "by_type": drain_timeline.by_type(timeline, epoch), "blocks": drain_timeline.blocks(timeline, epoch),
+            "stages_s": drain_timeline.stage_seconds(server.dagster_url), "cpu_s": cpu.by_role(),
+            "refreshed": drain_timeline.refreshed(server.dagster_url)}
 
 
 def run_report(server: ApiServer, memories: int) -> dict:
@@ -225,6 +265,8 @@ def table(results: dict) -> str:
                      f"launch (created -> started) p50 {d['launch_s']['p50'] / 1000:.1f} s, total "
                      f"{d['launch_total_s']} s |")
         lines.append(f"| duplicate derived facts | {up['duplicates']} | |")
+        lines.append(f"| vectors written by embedding_refresh during the backlog | {b.get('refreshed', '-')} | "
+                     "memories the API's write-behind had not embedded yet, embedded again |")
         i = up.get("idle")
         if i:
             lines.append(f"| idle: remember -> job completed | p50 {i['remember_to_completed']['p50'] / 1000:.1f} s | "
@@ -242,10 +284,50 @@ def table(results: dict) -> str:
     return "\n".join(lines)
 
 
+def _per_job(row: dict | None) -> str:
+    return f"{row['jobs']} | {row['s']} | {row.get('ms_per_job', '')}" if row else "- | - | -"
+
+
+def profile_table(results: dict) -> str:
+    """Where the time went on both paths: per job type, per extraction stage, per 1,000 jobs."""
+    f, b = results["floor"], results.get("up", {}).get("backlog", {})
+    lines = [f"load average: floor {results['load']['floor']}, signet up {results['load'].get('up', '-')}", "",
+             "| job type | floor jobs | floor s | floor ms/job | floor CPU ms/job | up jobs | up s | up ms/job |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    up_types = b.get("by_type", {})
+    for job_type in dict.fromkeys([*f["by_type"], *up_types]):
+        row = f["by_type"].get(job_type)
+        lines.append(f"| {job_type} | {_per_job(row)} | {row['cpu_ms_per_job'] if row else '-'} | "
+                     f"{_per_job(up_types.get(job_type))} |")
+    per_k = 1000 / f["memories"]
+    up_cpu = b.get("cpu_s", {})
+    lines += ["", "| CPU s per 1,000 memories (load-independent) | floor | `signet up` |", "|---|---:|---:|",
+              f"| total | {sum(f['cpu_s'].values()) * per_k:.1f} | {sum(up_cpu.values()) * per_k:.1f} |"]
+    lines += [f"| {k} | {f['cpu_s'][k] * per_k:.1f} | |" for k in f["cpu_s"]]
+    lines += [f"| {k} | | {v * per_k:.1f} |" for k, v in up_cpu.items()]
+    lines += ["", "| extraction stage (decide includes candidates) | floor s | up s (sum over runs) |",
+              "|---|---:|---:|"]
+    for stage in ("extract", "embed", "candidates", "decide", "write"):
+        lines.append(f"| {stage} | {f['stages_s'].get(stage, '-')} | {b.get('stages_s', {}).get(stage, '-')} |")
+    lines += ["", "| jobs done | floor: store memories | jobs/s | extract jobs/s | up: store memories | jobs/s | "
+                  "extract jobs/s |", "|---:|---:|---:|---:|---:|---:|---:|"]
+    fb, ub = f["blocks"], b.get("blocks", [])
+    done = 0
+    for i in range(max(len(fb), len(ub))):
+        done += (fb[i] if i < len(fb) else ub[i])["jobs"]
+        cells = [f"{x['store_memories']} | {x['jobs_per_s']} | {x['extract_per_s'] or '-'}" if x else "- | - | -"
+                 for x in (fb[i] if i < len(fb) else None, ub[i] if i < len(ub) else None)]
+        lines.append(f"| {done} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m bench.pipeline_bench", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--memories", type=int, default=2000, help="backlog size (default 2000)")
+    p.add_argument("--memories", type=int, default=6000, help="backlog size (default 6000)")
+    p.add_argument("--turns", choices=["real-length", "locomo"], default="real-length",
+                   help="real-length: signet_eval.turns (default); locomo: the shorter signet_eval.generate turns")
+    p.add_argument("--agents", type=int, default=10, help="conversations (one agent each) of real-length turns (10)")
     p.add_argument("--idle", type=int, default=8, help="memories sent one at a time to an idle service (default 8)")
     p.add_argument("--llm-latency-ms", type=int, default=300, help="fake LLM latency per call (default 300)")
     p.add_argument("--llm-seed", type=int, default=500, help="memories in the store before the LLM jobs (500)")
@@ -253,20 +335,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--llm-up-memories", type=int, default=150, help="backlog through signet up with the LLM (150)")
     p.add_argument("--no-up", action="store_true", help="in-process floor only")
     p.add_argument("--no-llm", action="store_true", help="skip the fake-LLM runs")
-    p.add_argument("--seed", type=int, default=11)
+    p.add_argument("--seed", type=int, default=None, help="generator seed (default 5 real-length, 11 locomo)")
     p.add_argument("--out", type=Path, help="also write the results as JSON here")
     args = p.parse_args(argv)
     root = Path(tempfile.mkdtemp(prefix="signet-pipeline-bench-"))
-    bodies = remember_bodies(max(args.memories, args.llm_seed + args.llm_jobs), args.seed)
-    results: dict = {"args": vars(args) | {"out": str(args.out) if args.out else None}, "machine": machine()}
+    count = max(args.memories, args.llm_seed + args.llm_jobs)
+    if args.turns == "real-length":
+        bodies = turns.remember_bodies(count, 5 if args.seed is None else args.seed, args.agents)
+    else:
+        bodies = generate.remember_bodies(count, 11 if args.seed is None else args.seed)
+    results: dict = {"args": vars(args) | {"out": str(args.out) if args.out else None}, "machine": machine(),
+                     "load": {}}
     try:
+        load = os.getloadavg()
         results["floor"] = floor(root, bodies[:args.memories])
+        results["load"]["floor"] = f"{load[0]:.2f} -> {os.getloadavg()[0]:.2f}"
         if not args.no_up:
             workspace = root / "up"
             workspace.mkdir()
             with ApiServer(workspace, root / "up.log", with_dagster=True) as server:
                 log(f"signet up ready in {server.startup_s:.1f} s")
+                load = os.getloadavg()
                 backlog = backlog_through_up(server, bodies[:args.memories])
+                results["load"]["up"] = f"{load[0]:.2f} -> {os.getloadavg()[0]:.2f}"
                 log(f"signet up backlog: {backlog}")
                 up = {"backlog": backlog, "dagster": run_report(server, args.memories),
                       "duplicates": duplicates(workspace)}
@@ -280,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(root, ignore_errors=True)
     print("\n".join(machine_lines(results["machine"])))
     print(table(results))
+    print(profile_table(results))
     if args.out:
         args.out.parent.mkdir(parents=True, exist_ok=True)
         args.out.write_text(json.dumps(results, indent=2, default=str))

@@ -26,6 +26,9 @@ class WorkerConfig(Section):
     run_budget_ms: int = Field(120_000, ge=1_000, le=3_600_000)
     # ... or once nothing has been due this long: about what launching the next run would cost.
     run_idle_ms: int = Field(5_000, ge=0, le=300_000)
+    # Past runBudgetMs a run draining alone (no other run waits for a slot) carries on while jobs stay
+    # due, up to this: ending would only launch the same run again (seconds of CPU, nothing drained).
+    run_max_ms: int = Field(600_000, ge=1_000, le=3_600_000)
     # Legacy spelling of extraction.concurrency, used when only it is set.
     concurrency: int | None = Field(None, ge=1, le=32)
 

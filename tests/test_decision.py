@@ -77,3 +77,26 @@ def test_one_call_decides_all_of_a_memorys_facts_each_against_its_own_candidates
     fourth, warning, candidates = by_fact["Quarterly zebra migration forecasts"]  # nothing alike: no question
     assert (fourth.action, fourth.reason, candidates) == ("add", NO_CANDIDATES_REASON, [])
     assert "zebra" not in prompt and len(asked) == 3
+
+
+def test_a_batchs_candidates_match_recalls_per_query_vector_leg_and_stay_within_the_agent(svc, monkeypatch):
+    """stages/extraction/candidates.py: the vector leg of a batch is one product over what each
+    agent may read; past BATCH_SCAN_MAX the per-query leg of recall. Both find the same memories,
+    never another agent's private ones, never the fact's own source."""
+    from signet_pipeline.stages.extraction import candidates
+
+    texts = ["Maria adopted a beagle named Biscuit", "Maria walks Biscuit along the river every morning",
+             "The billing service stores invoices in PostgreSQL", "Maria's sister Ana moved to Porto in May",
+             "Biscuit the beagle hates the vacuum cleaner", "The invoices are archived every Friday"]
+    mine = [remember(svc, RememberRequest(content=t, agentId="ada", visibility="private")).id for t in texts]
+    theirs = [remember(svc, RememberRequest(content=t, agentId="bob", visibility="private")).id for t in texts]
+    lookups = [candidates.Lookup(ExtractedFact(content=c, type="fact", confidence=0.8), "ada", frozenset({mine[0]}))
+               for c in ("Maria's beagle is called Biscuit", "The billing service keeps invoices in PostgreSQL")]
+    batched = candidates.find_candidates(svc, lookups)
+    monkeypatch.setattr(candidates, "BATCH_SCAN_MAX", 0)  # every agent "reads too much": recall's per-query leg
+    per_query = candidates.find_candidates(svc, lookups)
+    assert [[h.id for h in hs] for hs in batched] == [[h.id for h in hs] for hs in per_query]
+    found = {h.id for hs in batched for h in hs}
+    assert found and found <= set(mine) - {mine[0]} and not found & set(theirs)
+    assert batched[0][0].id == mine[4] or batched[0][0].id == mine[1]  # the beagle's own memories lead
+    assert batched[1][0].id == mine[2]

@@ -64,6 +64,30 @@ def test_drain_stops_at_its_budget_and_at_max_jobs():
     assert (capped.stopped, capped.jobs, capped.batches) == ("max_jobs", 45, 3)
 
 
+def test_past_its_budget_a_run_alone_drains_on_until_its_max_and_yields_to_a_waiting_run():
+    clock, waiting = FakeClock(), []
+
+    def busy(limit: int) -> int:
+        clock.now += 1.0
+        return limit
+
+    soft = DrainPolicy(budget_s=10, idle_s=5, max_s=30)
+    alone = drain(busy, soft, batch_size=20, clock=clock, sleep=clock.sleep, yield_when=lambda: False)
+    assert (alone.stopped, alone.batches) == ("budget", 30)
+    clock.now = 0.0
+    other = drain(busy, soft, batch_size=20, clock=clock, sleep=clock.sleep,
+                  yield_when=lambda: waiting.append(clock.now) or clock.now >= 15)
+    assert (other.stopped, other.batches) == ("yielded", 15) and waiting[0] == 10  # asked only past the budget
+
+
+def test_a_budget_an_operator_sets_in_the_run_config_is_a_hard_stop():
+    from signet_pipeline.config_sections import WorkerConfig
+
+    worker = WorkerConfig(run_budget_ms=120_000, run_max_ms=600_000)
+    assert DrainPolicy.from_settings(worker).max_s == 600
+    assert DrainPolicy.from_settings(worker, budget_s=30).max_s is None
+
+
 def test_a_beating_worker_keeps_its_leases_and_a_silent_one_loses_them(svc):
     ids = [remember(svc, RememberRequest(content=f"Host {i} runs the nightly import")).jobId for i in range(3)]
     queue = JobQueue(svc.db, owner="run-live", lease_timeout_ms=10_000)
@@ -117,6 +141,23 @@ def test_facts_history_and_completion_commit_together_or_not_at_all(svc):
     assert (job["status"], job["attempts"]) == ("completed", 3)
 
 
+def test_a_lost_lease_rolls_back_only_its_memory_in_a_shared_write_transaction(svc):
+    """write_batch writes several source memories per transaction, each in its own savepoint."""
+    kept = remember(svc, RememberRequest(content="Ilse: I restore old violins near Bergen."))
+    lost = remember(svc, RememberRequest(content="Oskar: I repair ferry engines in Turku."))
+    rules, queue = RulesLlm(), JobQueue(svc.db, owner="run-a")
+    batch = decide_batch(svc, rules, extract_batch(svc, rules, lease_batch(svc, queue, rules, 10)))
+    with svc.db.write() as conn:  # the second memory's job was taken over meanwhile
+        conn.execute("UPDATE memory_jobs SET lease_owner = 'run-b' WHERE id = ?", (lost.jobId,))
+    write_batch(svc, queue, batch)
+    conn = svc.db.reader()
+    assert [(i.memory_id, i.outcome) for i in batch.items] == [(kept.id, "completed"), (lost.id, "lost")]
+    derived = dict(conn.execute("SELECT source_memory_id, count(*) FROM memories WHERE source_memory_id IS NOT NULL "
+                                "GROUP BY 1"))
+    assert derived == {kept.id: 1}
+    assert job_store.get(conn, lost.jobId)["status"] == "leased"
+
+
 def test_hints_are_written_with_their_completion(svc):
     memory = remember(svc, RememberRequest(content="The staging cluster moves to Frankfurt in May"))
     queue = JobQueue(svc.db, owner="run-h")
@@ -166,3 +207,67 @@ def test_lanes_drain_at_once_and_report_together():
     report = drain_lanes([lane("a"), lane("b")], DrainPolicy(budget_s=10, idle_s=0.05, poll_s=0.01), batch_size=10)
     assert (report.jobs, report.batches, report.stopped) == (13, 3, "empty")
     assert len(seen) == 2  # the second lane ran on its own thread
+
+
+def _hint_jobs(svc, contents: list[str]) -> list[str]:
+    return [remember(svc, RememberRequest(content=c)).id for c in contents]
+
+
+def test_batched_hint_jobs_share_one_transaction_each_job_in_its_own_savepoint(svc, monkeypatch):
+    """One memory's hint write fails: its job alone rolls back and is retried; the others commit
+    with their completions (stages/drain/jobs.py run_write_batched_jobs)."""
+    from signet_pipeline.stages import hints as hints_stage
+
+    ids = _hint_jobs(svc, ["The staging cluster moves to Frankfurt in May",
+                           "Ilse repairs the ferry engines in Turku every winter",
+                           "Dario teaches a pottery course at the community studio"])
+    store, begins = hints_stage.store_hints, []
+
+    def failing(conn, generated, model):
+        if generated.report.memory_id == ids[1]:
+            hints_stage.hints_store.replace(conn, memory_id=ids[1], content_hash=generated.content_hash,
+                                            hints=["Where are the ferry engines repaired?"], model=model, now="x")
+            raise RuntimeError("disk on fire")
+        return store(conn, generated, model)
+
+    monkeypatch.setattr(hints_stage, "store_hints", failing)
+    conn = svc.db.reader()
+
+    def trace(_cursor, sql: str, _bindings) -> bool:
+        if sql.startswith("BEGIN"):
+            begins.append(sql)
+        return True
+
+    svc.db._writer.set_exec_trace(trace)
+    batch = run_hint_jobs(svc, JobQueue(svc.db, owner="run-b"), RulesLlm(), 10)
+    svc.db._writer.set_exec_trace(None)
+    assert batch.leased == 3 and len(batch.reports) == 2 and batch.failed == [f"{ids[1]}: RuntimeError: disk on fire"]
+    written = dict(conn.execute("SELECT memory_id, count(*) FROM memory_hints GROUP BY 1"))
+    assert set(written) == {ids[0], ids[2]}  # the failed job's partial write rolled back with its savepoint
+    statuses = dict(conn.execute("SELECT memory_id, status FROM memory_jobs WHERE job_type = ?", (PROSPECTIVE_INDEX,)))
+    assert statuses == {ids[0]: "completed", ids[1]: "pending", ids[2]: "completed"}
+    assert len(begins) == 4  # lease, the batch's writes, the failed job's retry, provider outcomes: not one per job
+
+
+def test_batched_hint_job_whose_lease_was_lost_writes_nothing_and_is_not_completed(svc, monkeypatch):
+    from signet_pipeline.stages import hints as hints_stage
+
+    ids = _hint_jobs(svc, ["Maren moved the allotment shed to the north corner",
+                           "Kwame signed up for the Italian cooking course"])
+    generate = hints_stage.generate_hints
+
+    def reaped_meanwhile(svc_, llm, memory_id, **kwargs):
+        if memory_id == ids[0]:  # another worker took the job over while this one called the model
+            with svc.db.write() as conn:
+                conn.execute("UPDATE memory_jobs SET lease_owner = 'run-other' WHERE memory_id = ? AND job_type = ?",
+                             (memory_id, PROSPECTIVE_INDEX))
+        return generate(svc_, llm, memory_id, **kwargs)
+
+    monkeypatch.setattr(hints_stage, "generate_hints", reaped_meanwhile)
+    batch = run_hint_jobs(svc, JobQueue(svc.db, owner="run-a"), RulesLlm(), 10)
+    conn = svc.db.reader()
+    assert [r.memory_id for r in batch.reports] == [ids[1]] and "lease lost" in batch.failed[0]
+    assert scalar(conn, "SELECT count(*) FROM memory_hints WHERE memory_id = ?", (ids[0],)) == 0
+    job = conn.execute("SELECT status, lease_owner FROM memory_jobs WHERE memory_id = ? AND job_type = ?",
+                       (ids[0], PROSPECTIVE_INDEX)).fetchone()
+    assert job == ("leased", "run-other")  # left to the worker that holds it

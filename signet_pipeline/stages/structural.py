@@ -1,14 +1,17 @@
 """Structural classification (spec memory-pipeline "Structural Classification"): an entity's
 unclassified facts get an aspect and a kind (attribute | constraint) in one provider call per
 entity; an entity still typed 'extracted' gets a type. Replies are validated like every model
-reply (unknown indices, empty aspects and bad kinds are dropped with a warning); the writes run in
-one short transaction after the call, then supersession runs for each classified fact.
+reply (unknown indices, empty aspects and bad kinds are dropped with a warning). After a batch's
+calls, one short transaction writes each entity's classification, the supersession of the siblings
+each classified attribute contradicts, and completes its job (stages/drain/jobs.py).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
+import apsw
 from pydantic import BaseModel
 
 from signet_pipeline.graph.linker import ATTRIBUTE_IMPORTANCE, CONSTRAINT_IMPORTANCE
@@ -16,9 +19,9 @@ from signet_pipeline.graph.supersession import supersede_siblings
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
 from signet_pipeline.service import MemoryService
-from signet_pipeline.stages.drain.jobs import JobBatch, in_flight, run_queue_jobs
+from signet_pipeline.stages.drain.jobs import JobBatch, in_flight, run_write_batched_jobs
 from signet_pipeline.store import graph as graph_store
-from signet_pipeline.store.db import Commit
+from signet_pipeline.store.db import Row
 from signet_pipeline.store.queue import STRUCTURAL_CLASSIFY, JobQueue
 from signet_pipeline.timeutil import now_iso
 
@@ -93,19 +96,30 @@ def parse_classification(reply: str | dict[str, Any], count: int) -> tuple[dict[
     return out, entity_type, warnings
 
 
+@dataclass
+class Classified:
+    """An entity's facts as the provider classified them, before they are written."""
+
+    report: ClassifyReport
+    entity: Row | None = None  # None: nothing to write (entity gone, no unclassified fact)
+    pending: list[Row] = field(default_factory=list)  # the facts classified, in prompt order
+    assigned: dict[int, tuple[str, str]] = field(default_factory=dict)  # fact index -> (aspect, kind)
+    entity_type: str | None = None
+
+
 def classify_entity(svc: MemoryService, llm: Llm, entity_id: str, *, batch_size: int = 20,
-                    timeout: float | None = None, commit: Commit | None = None) -> ClassifyReport:
-    """Raises ProviderError when the provider fails (the job then retries). `commit` runs last in
-    the write transaction (the queue completes the job there)."""
+                    timeout: float | None = None) -> Classified:
+    """The provider call and validation for up to `batch_size` unclassified facts, no write.
+    Raises ProviderError when the provider fails (the job then retries)."""
     report = ClassifyReport(entity_id=entity_id)
     conn = svc.db.reader()
     entity = graph_store.entity_row(conn, entity_id)
     if entity is None:
         report.warnings.append("entity no longer exists")
-        return report
+        return Classified(report)
     pending = graph_store.unclassified_attributes(conn, entity_id, batch_size)
     if not pending:
-        return report
+        return Classified(report)
     facts = [a["content"] for a in pending]
     aspects = graph_store.aspect_names(conn, entity_id)
     if isinstance(llm, AnswersTasks):
@@ -113,32 +127,39 @@ def classify_entity(svc: MemoryService, llm: Llm, entity_id: str, *, batch_size:
     else:
         reply = llm.generate(build_prompt(entity, facts, aspects), json=True, timeout=timeout)
     assigned, entity_type, report.warnings = parse_classification(reply, len(facts))
-    with svc.db.write() as wconn:
-        now = now_iso()
-        for index, (aspect, kind) in sorted(assigned.items()):
-            aspect_id = graph_store.upsert_aspect(wconn, entity_id=entity_id, name=aspect, now=now)
-            graph_store.classify_attribute(wconn, pending[index]["id"], aspect_id=aspect_id, kind=kind, now=now,
-                                           importance=CONSTRAINT_IMPORTANCE if kind == "constraint"
-                                           else ATTRIBUTE_IMPORTANCE)
-            report.classified += 1
-            report.constraints += kind == "constraint"
-            if kind == "attribute":
-                report.superseded += supersede_siblings(wconn, attribute_id=pending[index]["id"], entity_id=entity_id,
-                                                        entity_name=entity["name"], aspect_id=aspect_id,
-                                                        content=facts[index], now=now)
-        if entity_type and graph_store.set_entity_type(wconn, entity_id, entity_type, now):
-            report.type_set = entity_type
-        if commit is not None:
-            commit(wconn, report)
+    return Classified(report, entity, pending, assigned, entity_type)
+
+
+def store_classification(conn: apsw.Connection, classified: Classified) -> ClassifyReport:
+    """Inside a write transaction: each classified fact's aspect and kind, the supersession of the
+    siblings an attribute contradicts, and the entity's type."""
+    report, entity = classified.report, classified.entity
+    if entity is None:
+        return report
+    now = now_iso()
+    for index, (aspect, kind) in sorted(classified.assigned.items()):
+        attribute = classified.pending[index]
+        aspect_id = graph_store.upsert_aspect(conn, entity_id=entity["id"], name=aspect, now=now)
+        importance = CONSTRAINT_IMPORTANCE if kind == "constraint" else ATTRIBUTE_IMPORTANCE
+        graph_store.classify_attribute(conn, attribute["id"], aspect_id=aspect_id, kind=kind, now=now,
+                                       importance=importance)
+        report.classified += 1
+        report.constraints += kind == "constraint"
+        if kind == "attribute":
+            report.superseded += supersede_siblings(conn, attribute_id=attribute["id"], entity_id=entity["id"],
+                                                    entity_name=entity["name"], aspect_id=aspect_id,
+                                                    content=attribute["content"], now=now)
+    if classified.entity_type and graph_store.set_entity_type(conn, entity["id"], classified.entity_type, now):
+        report.type_set = classified.entity_type
     return report
 
 
 def run_structural_jobs(svc: MemoryService, queue: JobQueue, llm: Llm, limit: int,
                         ids: list[int] | None = None) -> JobBatch[ClassifyReport]:
     timeout = svc.settings.pipeline.extraction.timeout / 1000
-    return run_queue_jobs(
+    return run_write_batched_jobs(
         svc.db, queue, (llm.name, llm.model), STRUCTURAL_CLASSIFY, limit=limit, ids=ids, target="entity_id",
         concurrency=in_flight(svc.settings.pipeline, llm),
-        work=lambda job, completion: classify_entity(svc, llm, job["entity_id"] or "", timeout=timeout,
-                                                     commit=completion),
+        prepare=lambda job: classify_entity(svc, llm, job["entity_id"] or "", timeout=timeout),
+        store=lambda conn, _job, classified: store_classification(conn, classified),
         result=lambda report: report.model_dump(mode="json"))

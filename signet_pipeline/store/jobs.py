@@ -157,6 +157,12 @@ def reap_stale_leases(conn: apsw.Connection, *, leased_before: str, now: str, jo
     return conn.changes()
 
 
+def has_stale_leases(conn: apsw.Connection, *, leased_before: str, job_type: str | None = None) -> bool:
+    """Whether any lease is older than the cutoff (a read: the sensors' common case is none)."""
+    return scalar(conn, "SELECT 1 FROM memory_jobs WHERE status = 'leased' AND leased_at < ? "
+                        "AND (? IS NULL OR job_type = ?) LIMIT 1", (leased_before, job_type, job_type)) is not None
+
+
 def requeue_dead(conn: apsw.Connection, *, now: str, limit: int = 50) -> int:
     """Dead jobs back to pending with their attempts reset (repair action); a dead job whose
     target already has a live job of the same type stays dead (that one will do the work)."""
@@ -213,11 +219,14 @@ def finished_since(conn: apsw.Connection, since: str) -> dict[str, int]:
         (since,))}
 
 
-def due_by_type(conn: apsw.Connection, now: str) -> dict[str, int]:
-    """job type -> pending jobs a lease would take now (not waiting out a backoff)."""
+def due_by_type(conn: apsw.Connection, now: str, job_types: list[str] | None = None) -> dict[str, int]:
+    """job type -> pending jobs a lease would take now (not waiting out a backoff); of `job_types`
+    only when given (a sensor counts its own queue, not another's backlog)."""
     return {r[0]: r[1] for r in conn.execute(
         "SELECT job_type, count(*) FROM memory_jobs WHERE status = 'pending' AND attempts < max_attempts "
-        "AND (not_before IS NULL OR not_before <= ?) GROUP BY 1", (now,))}
+        "AND (not_before IS NULL OR not_before <= ?) "
+        "AND (? IS NULL OR job_type IN (SELECT value FROM json_each(?))) GROUP BY 1",
+        (now, *(2 * [json.dumps(job_types) if job_types is not None else None])))}
 
 
 # queue_workers: one row per live drain worker, beating while it runs.

@@ -105,8 +105,9 @@ class JobQueue:
         with self._db.write() as conn:
             return job_store.lease(conn, job_types=job_types, now=now_iso(), owner=self.owner, limit=limit, ids=ids)
 
-    def due_count(self, job_type: str) -> int:
-        return job_store.due_by_type(self._db.reader(), now_iso()).get(job_type, 0)
+    def due_count(self, *job_types: str) -> int:
+        """Jobs of these types a lease would take now (one query for all of them)."""
+        return sum(job_store.due_by_type(self._db.reader(), now_iso(), list(job_types)).values())
 
     def keeper(self, job: Row) -> Callable[[], None]:
         """A heartbeat for a job that may outlast its lease: each call extends the lease, or raises
@@ -132,6 +133,8 @@ class JobQueue:
     def reap_stale_leases(self, job_type: str | None = None) -> int:
         now = datetime.now(timezone.utc)
         cutoff = to_iso(now - timedelta(milliseconds=self.lease_timeout_ms))
+        if not job_store.has_stale_leases(self._db.reader(), leased_before=cutoff, job_type=job_type):
+            return 0  # a sensor tick's common case: a read, no turn at the writer lock
         with self._db.write() as conn:
             return job_store.reap_stale_leases(conn, leased_before=cutoff, now=to_iso(now), job_type=job_type)
 

@@ -83,6 +83,7 @@ def extraction_results(signet: SignetStoreResource, totals: RunTotals, provider_
             **{f"proposed_{a}": totals.actions[a] for a in ("add", "update", "delete", "none")},
             "contradiction_risk": totals.contradiction_risk, "vectors_embedded": totals.vectors,
             "embed_ms": round(totals.timings_ms["embed"], 1), "decide_ms": round(totals.timings_ms["decide"], 1),
+            "candidates_ms": round(totals.timings_ms["candidates"], 1),  # the part of decide_ms spent searching
             **latency(totals.decision_ms, "decision"),
             "decision_failures": sum(1 for f in totals.failures if ": decision" in f),
         }),

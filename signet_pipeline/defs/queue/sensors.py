@@ -24,8 +24,9 @@ from signet_pipeline.stages.drain.loop import release_dead_workers, release_work
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.queue import JobQueue
 
-# dagster/max_runtime of a drain run: its budget plus this, after which run monitoring fails a run
-# that never reached its drain loop (its worker never registered, so no heartbeat can go stale).
+# dagster/max_runtime of a drain run: its longest life (worker.runMaxMs) plus this, after which run
+# monitoring fails a run that never reached its drain loop (its worker never registered, so no
+# heartbeat can go stale).
 RUNTIME_GRACE_S = 900
 # Runs that still hold (or will take) a slot: a sensor waits for these before requesting another.
 IN_FLIGHT = [dg.DagsterRunStatus.QUEUED, dg.DagsterRunStatus.NOT_STARTED, dg.DagsterRunStatus.STARTING,
@@ -101,7 +102,7 @@ def queue_sensor(*, name: str, job_types: tuple[str, ...], job: Any, description
             queue = JobQueue(db, max_attempts=pipeline.worker.max_retries,
                              lease_timeout_ms=pipeline.worker.lease_timeout_ms)
             reaped = sum(queue.reap_stale_leases(t) for t in job_types)
-            due = sum(queue.due_count(t) for t in job_types)
+            due = queue.due_count(*job_types)
         fail_dead_runs(context.instance, dead, context.log)
         if reaped:
             context.log.warning("reaped %d stale %s lease(s)", reaped, names)
@@ -113,10 +114,10 @@ def queue_sensor(*, name: str, job_types: tuple[str, ...], job: Any, description
             run = live[0].dagster_run
             return dg.SensorResult(skip_reason=f"{due} {names} jobs due; run {run.run_id[:8]} "
                                                f"({run.status.value}) is draining the queue", cursor=str(cursor))
-        budget_s = pipeline.worker.run_budget_ms // 1000
+        max_runtime_s = max(pipeline.worker.run_budget_ms, pipeline.worker.run_max_ms) // 1000 + RUNTIME_GRACE_S
         return dg.SensorResult(
             run_requests=[dg.RunRequest(run_key=f"{queue_tag.replace('_', '-')}-drain-{cursor + 1}",
-                                        tags={"signet/due": str(due), "dagster/max_runtime": str(budget_s + RUNTIME_GRACE_S)})],
+                                        tags={"signet/due": str(due), "dagster/max_runtime": str(max_runtime_s)})],
             cursor=str(cursor + 1),
         )
 

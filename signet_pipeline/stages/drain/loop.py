@@ -6,8 +6,9 @@ and the embedder; a batch of 50 rules jobs costs about one).
 nothing has been due for `idle_s` (the run lingers about as long as launching the next one would
 cost, so a trickle of new memories is served without a launch; it stops lingering at once when
 `yield_when()` says another run waits for its slot), `budget_s` has passed (runs stay bounded:
-their metadata reaches the Dagster UI and other runs get a slot), `max_jobs` are done, or the
-worker was declared dead.
+their metadata reaches the Dagster UI and other runs get a slot) and another run waits or `max_s`
+has passed too (a run draining a backlog alone carries on: ending would only launch the same run
+again, seconds of CPU with nothing drained), `max_jobs` are done, or the worker was declared dead.
 
 `drain_lanes` runs several drains in one run at once (stages whose model calls may overlap).
 
@@ -47,13 +48,16 @@ class DrainPolicy:
     idle_s: float
     poll_s: float = 0.5
     max_jobs: int = 0  # 0: no cap
+    max_s: float | None = None  # past budget_s, drain on alone up to this; None: budget_s is a hard stop
 
     @classmethod
     def from_settings(cls, worker: WorkerConfig, *, max_jobs: int = 0, budget_s: float | None = None,
                       idle_s: float | None = None) -> "DrainPolicy":
-        """The settings' budget and linger (worker.runBudgetMs / runIdleMs) unless given."""
+        """The settings' budget, its extension alone and the linger (worker.runBudgetMs, runMaxMs,
+        runIdleMs); a budget given (an operator's run config) is a hard stop."""
         return cls(budget_s=worker.run_budget_ms / 1000 if budget_s is None else budget_s, max_jobs=max_jobs,
-                   idle_s=worker.run_idle_ms / 1000 if idle_s is None else idle_s)
+                   idle_s=worker.run_idle_ms / 1000 if idle_s is None else idle_s,
+                   max_s=max(worker.run_budget_ms, worker.run_max_ms) / 1000 if budget_s is None else None)
 
 
 @dataclass
@@ -137,8 +141,12 @@ def drain(step: Callable[[int], int], policy: DrainPolicy, *, batch_size: int, w
         if policy.max_jobs and report.jobs >= policy.max_jobs:
             report.stopped = "max_jobs"
             break
-        if clock() - started >= policy.budget_s:
+        elapsed = clock() - started
+        if elapsed >= policy.budget_s and (policy.max_s is None or elapsed >= policy.max_s or yield_when is None):
             report.stopped = "budget"
+            break
+        if elapsed >= policy.budget_s and yield_when():  # past the budget: drain on only while alone
+            report.stopped = "yielded"
             break
         if worker is not None and not worker.alive:
             report.stopped = "lost"

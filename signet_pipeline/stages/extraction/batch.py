@@ -2,10 +2,12 @@
 
 1. `lease_batch` / `batch_for_memories` + `extract_batch`: lease up to N `extract` jobs (or take
    memories directly, for re-extraction backfills) and run the extraction stage on each;
-2. `decide_batch`: embed every fact in one provider call, then the decision stage (top-5 hybrid
-   candidates, ADD/UPDATE/DELETE/NONE) and the contradiction checks per fact;
-3. `write_batch`: controlled writes, one short transaction per source memory, then complete or
-   fail each job (failures retry with backoff, `dead` at max attempts -> extraction_status failed).
+2. `decide_batch`: embed every fact in one provider call, find every fact's top-5 hybrid
+   candidates in one search, then the decision stage (ADD/UPDATE/DELETE/NONE) and the
+   contradiction checks per fact;
+3. `write_batch`: controlled writes, each source memory's in a savepoint with its job's
+   completion (WRITE_CHUNK memories per short transaction); failed jobs retry with backoff,
+   `dead` at max attempts -> extraction_status failed.
 
 No step holds a write transaction while a provider runs. Jobs inside a step run on a small thread
 pool (`extraction.concurrency`): HTTP LLM calls overlap; SQLite writes still serialize on the writer.
@@ -31,6 +33,7 @@ from signet_pipeline.providers.llm import Llm
 from signet_pipeline.service import MemoryService
 from signet_pipeline.stages.drain.jobs import in_flight
 from signet_pipeline.stages.extraction import contradiction
+from signet_pipeline.stages.extraction.candidates import Lookup, find_candidates
 from signet_pipeline.stages.extraction.decision import decide_facts
 from signet_pipeline.stages.extraction.facts import ExtractionResult, extract
 from signet_pipeline.stages.extraction.writes import Proposal, WriteReport, apply_proposals
@@ -42,6 +45,10 @@ from signet_pipeline.timeutil import now_iso, parse_iso
 from signet_pipeline.write.remember import embed_missing
 
 MAX_WARNINGS_KEPT = 50
+# Source memories whose writes share one transaction (each in its own savepoint): fewer commits (each
+# flushes FTS5's pending terms into a new segment and rewrites the hot pages into the WAL), while the
+# writer lock is held ~10-20 ms, not a whole batch's worth, so the API's remembers barely wait.
+WRITE_CHUNK = 10
 
 
 @dataclass
@@ -158,9 +165,10 @@ def extract_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
 
 
 def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
-    """Embed every fact of the batch in one provider call, then decide each memory's facts (one
-    model call per memory, stages/extraction/decision.py). (Overlapping the two on threads was measured
-    slower on 2 cores: onnxruntime already uses both.)"""
+    """Embed every fact of the batch in one provider call, find every fact's candidates in one
+    search (stages/extraction/candidates.py), then decide each memory's facts (one model call per
+    memory, stages/extraction/decision.py). (Overlapping the steps on threads was measured slower
+    on 2 cores: onnxruntime already uses both.)"""
     pipeline = svc.settings.pipeline
     timeout = pipeline.extraction.timeout / 1000
     started = time.perf_counter()
@@ -169,15 +177,16 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
             fact.content = normalize_content(fact.content).storage  # the form stored, embedded and searched
     batch.vectors, _ = embed_missing(svc, [f.content for item in batch.active for f in item.extraction.facts])
     batch.timings_ms["embed"] = (time.perf_counter() - started) * 1000
+    lookups = [Lookup(fact, item.source["agent_id"], frozenset({item.memory_id}))
+               for item in batch.active for fact in item.extraction.facts]
+    found = iter(find_candidates(svc, lookups, batch.vectors))
+    shown = {id(item): [next(found) for _ in item.extraction.facts] for item in batch.active}
+    batch.timings_ms["candidates"] = (time.perf_counter() - started) * 1000 - batch.timings_ms["embed"]
 
     def run(item: WorkItem) -> None:
-        for fact in item.extraction.facts:
-            vector = batch.vectors.get(normalize_content(fact.content).content_hash)
-            if vector is not None:
-                svc.cache_query_vector(fact.content, vector)
         try:
             decided = _timed(batch, item, decide_facts, svc, llm, item.extraction.facts,
-                             agent_id=item.source["agent_id"], exclude=frozenset({item.memory_id}), timeout=timeout)
+                             agent_id=item.source["agent_id"], timeout=timeout, candidates=shown[id(item)])
             for fact, (decision, warning, candidates) in zip(item.extraction.facts, decided):
                 if warning:
                     item.warnings.append(f"decision for {fact.content[:60]!r}: {warning}")
@@ -203,11 +212,13 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
 
 
 def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Batch:
-    """Per source memory, one write transaction holds its facts, history, graph triples and the
-    completion of its job: they commit together, or (the lease was lost) not at all."""
+    """Per source memory, its facts, history, graph triples and the completion of its job commit
+    together, or (the lease was lost) not at all: each memory in a savepoint of its own, WRITE_CHUNK
+    memories per write transaction."""
     started = time.perf_counter()
     batch.provider_calls.flush(svc.db, provider=batch.provider, model=batch.model)
     analytics.record_errors(svc.db, batch.errors)  # own short tx, before (not inside) the batch's writes
+    writes = []
     for item in batch.items:
         job = item.job if queue is not None else None
         if item.error is not None:
@@ -219,19 +230,24 @@ def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Bat
                         mem_store.set_extraction_status(conn, item.memory_id, "failed", now=now_iso())
             else:
                 item.outcome = "failed"
-            continue
-        if item.skipped is not None:
+        elif item.skipped is not None:
             item.outcome = "skipped" if job is None or queue.complete(job, {"skipped": item.skipped}) else "lost"
-            continue
-        try:
-            item.report = apply_proposals(
-                svc, item.source, item.proposals, model=batch.model, fact_count=len(item.extraction.facts),
-                entity_count=len(item.extraction.entities), vectors=batch.vectors, job_id=job["id"] if job else None,
-                rerun=batch.rerun, commit=_finish(svc, item, job))
-        except LeaseLost as exc:
-            item.outcome, item.error = "lost", str(exc)
-            continue
-        item.outcome = "completed"
+        else:
+            writes.append(item)
+    for start in range(0, len(writes), WRITE_CHUNK):
+        with svc.db.write() as conn:
+            for item in writes[start:start + WRITE_CHUNK]:
+                job = item.job if queue is not None else None
+                try:
+                    with conn:  # a savepoint: this memory's writes and its job's completion, or none of them
+                        item.report = apply_proposals(
+                            svc, item.source, item.proposals, model=batch.model, fact_count=len(item.extraction.facts),
+                            entity_count=len(item.extraction.entities), vectors=batch.vectors,
+                            job_id=job["id"] if job else None, rerun=batch.rerun, commit=_finish(svc, item, job))
+                except LeaseLost as exc:
+                    item.outcome, item.error = "lost", str(exc)
+                    continue
+                item.outcome = "completed"
     batch.timings_ms["write"] = (time.perf_counter() - started) * 1000
     return batch
 
@@ -294,7 +310,7 @@ class RunTotals:
     skipped: Counter = field(default_factory=Counter)  # skip reason -> facts
     errors: Counter = field(default_factory=Counter)  # analytics code -> events
     actions: Counter = field(default_factory=Counter)  # proposed action -> facts
-    timings_ms: Counter = field(default_factory=Counter)  # extract | embed | decide | write
+    timings_ms: Counter = field(default_factory=Counter)  # extract | embed | candidates | decide (+candidates) | write
     extract_ms: list[float] = field(default_factory=list)  # per extraction call
     decision_ms: list[float] = field(default_factory=list)  # per decision call
     vectors: int = 0

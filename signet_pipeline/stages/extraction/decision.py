@@ -1,5 +1,6 @@
 """Decision (spec memory-pipeline "Decision Stage"): for each extracted fact, ADD / UPDATE /
-DELETE / NONE against its top-5 hybrid-search candidates.
+DELETE / NONE against its top-5 hybrid-search candidates (candidates.py finds them, for a
+batch's facts at once).
 
 No candidates -> `add` without an LLM call. Otherwise the LLM answers, for all of one memory's
 facts that have candidates in one call (up to FACTS_PER_CALL facts, each listed with its own
@@ -15,21 +16,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
-from signet_pipeline.models import ExtractedFact, RecallHit, RecallRequest
+from signet_pipeline.models import ExtractedFact, RecallHit
 from signet_pipeline.providers.llm import AnswersTasks, Llm
 from signet_pipeline.providers.llm.output import extract_json
-from signet_pipeline.recall.search import RecallOptions, recall
 from signet_pipeline.service import MemoryService
+from signet_pipeline.stages.extraction.candidates import Lookup, find_candidates
 
-CANDIDATES = 5
-# The candidate search looks for near-duplicates, not answers: a fact's neighbours share its rare
-# words and nearly all of its meaning. So each leg keeps 15 candidates (top 5 are wanted, cost is
-# linear in it), BM25 skips words so frequent that scoring them would touch more than 2,000 rows,
-# and cosines stay raw (hubness correction ranks answers to questions; a near-duplicate hub is
-# still a near-duplicate). No graph paths: they find related memories, not restatements.
-# Candidate lookups are not memory accesses.
-CANDIDATE_SEARCH = RecallOptions(track_access=False, pool=15, postings_budget=2000, hub_correction=False,
-                                 graph=False, context=False)
 ACTIONS = ("add", "update", "delete", "none")
 NO_CANDIDATES_REASON = "no similar memory exists"
 
@@ -54,16 +46,6 @@ class Decision(BaseModel):
     target_id: str | None = None
     confidence: float = Field(ge=0.0, le=1.0)
     reason: str
-
-
-def find_candidates(svc: MemoryService, fact: ExtractedFact, agent_id: str,
-                    exclude: frozenset[str] = frozenset()) -> list[RecallHit]:
-    """The focused hybrid search of the spec: the same recall as the API, top 5. `exclude` holds
-    the memory the fact was extracted from: a fact is layered on its source, never judged
-    against it (the source contains every fact it yields)."""
-    req = RecallRequest(query=fact.content, limit=CANDIDATES + len(exclude), agentId=agent_id)
-    hits = recall(svc, req, CANDIDATE_SEARCH).results
-    return [h for h in hits if h.id not in exclude][:CANDIDATES]
 
 
 def build_prompt(facts: list[tuple[ExtractedFact, list[RecallHit]]]) -> str:
@@ -142,19 +124,23 @@ def _ask(llm: Llm, facts: list[tuple[ExtractedFact, list[RecallHit]]], timeout: 
 
 
 def decide_facts(svc: MemoryService, llm: Llm, facts: list[ExtractedFact], *, agent_id: str = "default",
-                 exclude: frozenset[str] = frozenset(), timeout: float | None = None) -> list[FactDecision]:
+                 exclude: frozenset[str] = frozenset(), timeout: float | None = None,
+                 candidates: list[list[RecallHit]] | None = None) -> list[FactDecision]:
     """(decision or None, warning or None, the candidates shown) per fact, in order. Facts without
     candidates are added without a call; the others are decided FACTS_PER_CALL at a time.
+    `candidates`: each fact's, when found beforehand (a batch's at once, candidates.py).
     Raises ProviderError."""
-    found = [(fact, find_candidates(svc, fact, agent_id, exclude)) for fact in facts]
+    if candidates is None:
+        candidates = find_candidates(svc, [Lookup(fact, agent_id, exclude) for fact in facts])
+    found = list(zip(facts, candidates))
     asked = [pair for pair in found if pair[1]]
     answers: list[FactDecision] = []
     for start in range(0, len(asked), FACTS_PER_CALL):
         answers += _ask(llm, asked[start:start + FACTS_PER_CALL], timeout)
     answered = iter(answers)
-    return [next(answered) if candidates else
+    return [next(answered) if shown else
             (Decision(action="add", confidence=fact.confidence, reason=NO_CANDIDATES_REASON), None, [])
-            for fact, candidates in found]
+            for fact, shown in found]
 
 
 def decide(svc: MemoryService, llm: Llm, fact: ExtractedFact, *, agent_id: str = "default",
