@@ -37,23 +37,31 @@ def log(message: str) -> None:
     print(message, flush=True)
 
 
+def timed_post(client: httpx.Client, path: str, body: dict) -> tuple[httpx.Response, float]:
+    started = time.perf_counter()
+    response = client.post(path, json=body)
+    return response, (time.perf_counter() - started) * 1000
+
+
+def recall_of(body: dict) -> dict:
+    """The recall that must find `body`'s memory: its own words, as its agent."""
+    return {"query": body["content"], "agentId": body.get("agentId"), "limit": 10}
+
+
 def client_load(base_url: str, bodies: list[dict], recall_every: int) -> dict:
     """One client's remembers, with a recall of its latest memory every `recall_every`."""
     remembers, recalls, stages, ids, errors, missed = [], [], [], [], 0, 0
     with httpx.Client(base_url=base_url, timeout=60) as client:
         for i, body in enumerate(bodies, 1):
-            started = time.perf_counter()
-            response = client.post("/api/memory/remember", json=body)
-            remembers.append((time.perf_counter() - started) * 1000)
+            response, ms = timed_post(client, "/api/memory/remember", body)
+            remembers.append(ms)
             if response.status_code != 200:
                 errors += 1
                 continue
             ids.append(response.json()["id"])
             if i % recall_every == 0:
-                query = {"query": body["content"], "agentId": body.get("agentId"), "limit": 10}
-                started = time.perf_counter()
-                answer = client.post("/api/memory/recall", json=query)
-                recalls.append((time.perf_counter() - started) * 1000)
+                answer, ms = timed_post(client, "/api/memory/recall", recall_of(body))
+                recalls.append(ms)
                 if answer.status_code != 200:
                     errors += 1
                     continue
@@ -70,10 +78,9 @@ def unloaded_recalls(base_url: str, bodies: list[dict]) -> list[float]:
     out = []
     with httpx.Client(base_url=base_url, timeout=60) as client:
         for body in bodies:
-            started = time.perf_counter()
-            client.post("/api/memory/recall", json={"query": body["content"], "agentId": body.get("agentId"),
-                                                    "limit": 10}).raise_for_status()
-            out.append((time.perf_counter() - started) * 1000)
+            response, ms = timed_post(client, "/api/memory/recall", recall_of(body))
+            response.raise_for_status()
+            out.append(ms)
     return out
 
 
