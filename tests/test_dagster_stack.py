@@ -24,6 +24,7 @@ from signet_cli import dagster_instance, supervisor
 from signet_cli.dagster_web import HostGuard
 from signet_pipeline.auth import origins
 from signet_pipeline.config import load_settings
+from tests.fakes import FakeServer, RulesModel
 
 RUNS_DB = "history/runs.db"
 
@@ -169,10 +170,10 @@ def _burners(n: int) -> list[subprocess.Popen]:
             for _ in range(n)]
 
 
-def _start(workspace: Path) -> tuple[subprocess.Popen, int, int, Path]:
+def _start(workspace: Path, **extra_env: str) -> tuple[subprocess.Popen, int, int, Path]:
     api, ui = free_port(), free_port()
     log = workspace.parent / f"{workspace.name}.log"
-    env = {**os.environ, "SIGNET_WORKSPACE": str(workspace)}
+    env = {**os.environ, "SIGNET_WORKSPACE": str(workspace), **extra_env}
     with open(log, "w") as out:
         proc = subprocess.Popen([sys.executable, "-m", "signet_cli", "up", "--port", str(api), "--dagster-port", str(ui)],
                                 env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
@@ -216,17 +217,25 @@ def test_fresh_stacks_under_a_saturated_cpu_each_drain_an_extract_job(tmp_path):
 
 @pytest.mark.slow
 def test_ctrl_c_cancels_the_drain_in_flight_and_returns_its_leases(tmp_path):
-    proc, api, ui, log = _start(tmp_path / "ws")
-    try:
-        assert _wait(lambda: _get(f"http://127.0.0.1:{api}/health") and _get(f"http://127.0.0.1:{ui}/server_info"),
-                     timeout=240)
-        with httpx.Client(base_url=f"http://127.0.0.1:{api}", timeout=30) as c:
-            for i in range(400):
-                c.post("/api/memory/remember", json={"content": f"Note {i}: Alma took pottery class {i} with Bastian."})
-            assert _wait(lambda: c.get("/api/pipeline/status").json()["queues"]["extract"].get("leased"), 120, 0.5)
-    finally:
-        os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in the terminal
-        proc.wait(90)
+    # A model that takes a second per call keeps the drain busy for minutes, so Ctrl-C lands with
+    # leases held however fast the machine is (the offline rules provider drained 400 notes as fast
+    # as they were posted, and the test found no lease to see on a quick CI machine).
+    model = RulesModel(latency_s=1.0)
+    with FakeServer(model.handler()) as fake:
+        proc, api, ui, log = _start(tmp_path / "ws", SIGNET_MEMORY__PIPELINEV2__EXTRACTION__PROVIDER="openai",
+                                    SIGNET_MEMORY__PIPELINEV2__EXTRACTION__BASE_URL=fake.url,
+                                    SIGNET_MEMORY__PIPELINEV2__EXTRACTION__MODEL="fake")
+        try:
+            assert _wait(lambda: _get(f"http://127.0.0.1:{api}/health") and _get(f"http://127.0.0.1:{ui}/server_info"),
+                         timeout=240)
+            with httpx.Client(base_url=f"http://127.0.0.1:{api}", timeout=30) as c:
+                for i in range(60):
+                    c.post("/api/memory/remember", json={"content": f"Note {i}: Alma took pottery class {i} with Bastian."})
+                assert _wait(lambda: c.get("/api/pipeline/status").json()["queues"]["extract"].get("leased"), 180, 0.5)
+                assert model.max_in_flight >= 1  # the run is in the middle of its model calls
+        finally:
+            os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in the terminal
+            proc.wait(90)
     assert "canceling 1 Dagster run(s) in flight" in log.read_text()
     db = apsw.Connection(str(tmp_path / "ws" / "memory" / "memories.db"))
     assert list(db.execute("SELECT count(*) FROM memory_jobs WHERE status = 'leased'")) == [(0,)]
