@@ -56,6 +56,10 @@ class SearchConfig(Section):
     # BLAS threads for the vector search (0 = leave the library default). One is best when the
     # vector leg runs beside FTS5 and requests run in parallel on few cores.
     blas_threads: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("blas_threads", "blasThreads"))
+    # While a recall runs, a remember pauses at its checkpoints and the write-behind embedder before
+    # its next batch, each at most this long (service/reads_first.py); 0 = no pause.
+    reads_first_max_wait_ms: int = Field(
+        50, ge=0, le=1_000, validation_alias=AliasChoices("reads_first_max_wait_ms", "readsFirstMaxWaitMs"))
     # numpy: an in-process index mirrored from the embeddings table (fast; from 50,000 vectors a file
     # beside the store, mapped at start; vec0 holds the sign bits); sqlite-vec: vec0 KNN in SQL over a
     # float32 copy of every vector.

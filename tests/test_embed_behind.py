@@ -171,3 +171,45 @@ def test_settle_covers_a_submission_split_across_batches(make_service, embedder)
     stepped.steps.release(2)
     assert writer.settle(timeout=10) and vectors(svc) == 5
     assert stepped.batches == [2, 2, 1]
+
+
+# -- reads first (service/reads_first.py) -----------------------------------------------------------
+
+
+def test_a_remember_waits_for_a_recall_in_flight_and_goes_on_when_it_ends(make_service):
+    svc = make_service(search={"reads_first_max_wait_ms": 1000})
+    with ThreadPoolExecutor(1) as pool:
+        with svc.reads_first.reading():  # a recall is running
+            started = time.perf_counter()
+            written = pool.submit(remember_many, svc, [RememberRequest(content="The gate code is 4312")], behind=True)
+            time.sleep(0.3)
+            assert not written.done() and scalar(svc.db.reader(), "SELECT count(*) FROM memories") == 0
+        assert written.result(timeout=10)[0].id  # the recall ended: the remember goes on at once
+        assert time.perf_counter() - started < 0.3 + 0.7  # well before its own bound
+
+
+def test_a_remember_waits_no_longer_than_the_bound_under_a_stream_of_recalls(make_service):
+    svc = make_service(search={"reads_first_max_wait_ms": 100})
+    with ThreadPoolExecutor(1) as pool, svc.reads_first.reading():  # a recall that never ends
+        started = time.perf_counter()
+        [result] = pool.submit(remember_many, svc, [RememberRequest(content="The gate code is 4312")],
+                               behind=True).result(timeout=10)
+        assert time.perf_counter() - started >= 0.2  # it did wait, at each of its two checkpoints
+        assert scalar(svc.db.reader(), "SELECT count(*) FROM memories WHERE id = ?", (result.id,)) == 1
+
+
+def test_a_recall_waiting_for_the_embedder_does_not_hold_the_embedder_back(make_service):
+    """A recall that must settle the write-behind embedder (its agent has many unwritten vectors)
+    would otherwise wait the whole bound for an embedder that waits for it."""
+    svc = make_service(search={"reads_first_max_wait_ms": 1000})
+    with svc.reads_first.reading():
+        remember_many(svc, [RememberRequest(content=f"Unwritten note {i} about the allotment") for i in range(6)],
+                      behind=True)
+        assert svc.embed_behind.settle(timeout=0.5) and vectors(svc) == 6
+
+
+def test_the_gate_off_lets_writes_through_during_a_recall(make_service):
+    svc = make_service(search={"reads_first_max_wait_ms": 0})
+    with ThreadPoolExecutor(1) as pool, svc.reads_first.reading():
+        written = pool.submit(remember_many, svc, [RememberRequest(content="The gate code is 4312")], behind=True)
+        assert written.result(timeout=0.5)[0].id

@@ -318,6 +318,7 @@ def test_refresh_asset_after_a_model_switch_reports_readable_metadata(svc, signe
     with svc.db.write() as conn:  # the vectors were made by a model no longer configured
         conn.execute("UPDATE embeddings SET model = 'retired-model'")
         conn.execute("DELETE FROM embeddings WHERE rowid = 1")
+        conn.execute("UPDATE memories SET updated_at = '2000-01-01T00:00:00.000Z'")  # past the write-behind grace
     result = dg.materialize([embedding_refresh], resources={"signet": signet}, instance=instance,
                             run_config=dg.RunConfig(ops={"embedding_refresh": {"config": {"batch_size": 4}}}))
     assert result.success
@@ -327,6 +328,22 @@ def test_refresh_asset_after_a_model_switch_reports_readable_metadata(svc, signe
     assert meta["model"] == "all-MiniLM-L6-v2" and meta["dimensions"] == 384 and meta["stopped"] == "done"
     assert meta["rows_per_s"] > 0 and "model_switch" in meta["preview"]
     assert svc.db.reader().execute("SELECT DISTINCT model FROM embeddings").fetchall() == [("all-MiniLM-L6-v2",)]
+
+
+def test_the_scheduled_refresh_leaves_memories_of_the_last_minute_to_the_write_behind_embedder(
+        svc, signet, instance):
+    """During an ingest the API writes vectors behind its answers; the scheduled run re-embedded those
+    memories too, newest first, spending the drain's CPU on vectors about to land anyway."""
+    old, young = (remember(svc, RememberRequest(content=c)).id for c in FACTS[:2])
+    with svc.db.write() as conn:
+        conn.execute("DELETE FROM embeddings")
+        conn.execute("UPDATE memories SET embedding_model = NULL")
+        conn.execute("UPDATE memories SET updated_at = '2000-01-01T00:00:00.000Z' WHERE id = ?", (old,))
+    meta = metadata(dg.materialize([embedding_refresh], resources={"signet": signet}, instance=instance))
+    assert (meta["refreshed"], meta["remaining"]) == (1, 1)
+    models = dict(svc.db.reader().execute("SELECT id, embedding_model FROM memories"))
+    assert models[old] == svc.embedder.model and models[young] is None
+    assert run_refresh(svc).refreshed == 1  # an operator's re-embed takes every one
 
 
 def test_refresh_asset_does_nothing_while_the_tracker_is_disabled(svc, signet, instance, monkeypatch):

@@ -30,6 +30,7 @@ to a time window, or answers a date-only query with a timeline.
 
 from __future__ import annotations
 
+import contextvars
 import logging
 import math
 import time
@@ -267,6 +268,11 @@ SEARCH = RecallOptions(temporal=True)  # what the API's recall endpoints use
 
 
 def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
+    with svc.reads_first.reading():  # writes in this process pause for it, briefly (service/reads_first.py)
+        return _recall(svc, req, options)
+
+
+def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> RecallResult:
     cfg = svc.settings.search
     watch = Stopwatch()
     limit = req.limit or cfg.default_limit
@@ -287,7 +293,8 @@ def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = Reca
 
     vector_leg: Future | None = None
     if svc.embedder.enabled and req.query.strip():
-        vector_leg = svc.pool.submit(_vector_leg, svc, req.query, flt, pool)
+        # In this request's context: its read-start watermark and its place among the reads.
+        vector_leg = svc.pool.submit(contextvars.copy_context().run, _vector_leg, svc, req.query, flt, pool)
 
     keywords = keyword_leg(svc, conn, req.keyword_query or req.query, flt, pool, options.postings_budget)
     terms, keyword_ids, hint_ids = keywords.terms, keywords.content, keywords.hints

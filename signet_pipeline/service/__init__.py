@@ -1,7 +1,8 @@
 """MemoryService: the process-wide handle the API and the pipeline work through. It owns the
 database, the embedder (loaded once per process), what it keeps in memory for search — the vector
 matrix mirrored from the embeddings table (vectors), FTS document frequencies (doc_freq), batched
-access counters (access) — and the write-behind embedder (embed_behind). May import: analytics,
+access counters (access) — the write-behind embedder (embed_behind) and the gate that lets
+recalls go first (reads_first). May import: analytics,
 providers, models, store, text and the base modules; every domain package above builds on it.
 """
 
@@ -22,6 +23,7 @@ from signet_pipeline.service import index_snapshot
 from signet_pipeline.service.access import AccessTracker
 from signet_pipeline.service.doc_freq import DocFreqCache
 from signet_pipeline.service.embed_behind import EmbeddingWriter
+from signet_pipeline.service.reads_first import ReadsFirst
 from signet_pipeline.service.vectors import MatrixIndex, SqliteVecIndex
 from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import embeddings as emb_store
@@ -62,7 +64,8 @@ class MemoryService:
         self.access = AccessTracker(self.db)
         self.doc_freqs = DocFreqCache()
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="signet-vector-leg")
-        self.embed_behind = EmbeddingWriter(self.db, self.embedder) \
+        self.reads_first = ReadsFirst(settings.search.reads_first_max_wait_ms)
+        self.embed_behind = EmbeddingWriter(self.db, self.embedder, reads_first=self.reads_first) \
             if settings.embedding.write_behind and self.embedder.enabled else None
         self._query_cache: OrderedDict[str, np.ndarray] = OrderedDict()
         self._query_cache_lock = threading.Lock()

@@ -18,11 +18,13 @@ from __future__ import annotations
 import logging
 import threading
 from dataclasses import dataclass
+from contextlib import nullcontext
 from contextvars import ContextVar
 
 from signet_pipeline import analytics
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.providers.embeddings import EmbeddingProvider
+from signet_pipeline.service.reads_first import ReadsFirst
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Database
@@ -47,8 +49,9 @@ class _Item:
 
 
 class EmbeddingWriter:
-    def __init__(self, db: Database, embedder: EmbeddingProvider, *, batch: int = BATCH):
-        self.db, self.embedder, self.batch = db, embedder, batch
+    def __init__(self, db: Database, embedder: EmbeddingProvider, *, batch: int = BATCH,
+                 reads_first: ReadsFirst | None = None):
+        self.db, self.embedder, self.batch, self.reads_first = db, embedder, batch, reads_first
         self._pending: dict[str, _Item] = {}  # by content hash, in submission order
         self._writing: dict[str, _Item] = {}  # the batch being embedded and written
         self._submitted = 0  # sequence number of the latest submission
@@ -91,10 +94,14 @@ class EmbeddingWriter:
     def settle(self, timeout: float = SETTLE_TIMEOUT_S) -> bool:
         """Wait until every vector submitted before this call (or before begin_read in this context)
         is written or given up on; later submissions are not waited for. False on timeout."""
+        target = _read_started_at.get()
+        if target is None:
+            target = self._submitted
         with self._cond:
-            target = _read_started_at.get()
-            if target is None:
-                target = self._submitted
+            if self._written >= target:
+                return True
+        # A recall in flight waiting here must not hold this writer back (reads_first).
+        with self.reads_first.settling() if self.reads_first is not None else nullcontext(), self._cond:
             return self._cond.wait_for(lambda: self._written >= target, timeout)
 
     def close(self, timeout: float = 30.0) -> None:
@@ -110,6 +117,9 @@ class EmbeddingWriter:
                 self._cond.wait_for(lambda: self._pending or self._closed)
                 if not self._pending:
                     return
+            if self.reads_first is not None:
+                self.reads_first.yield_to_reads(embedder=True)  # a batch can wait for the recall in flight
+            with self._cond:
                 hashes = list(self._pending)[:self.batch]
                 self._writing = {h: self._pending.pop(h) for h in hashes}
                 self._busy = True

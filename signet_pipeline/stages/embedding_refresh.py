@@ -19,6 +19,7 @@ Memories sharing a hash share one vector: each hash is embedded once.
 from __future__ import annotations
 
 import time
+from datetime import datetime, timedelta, timezone
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -28,10 +29,14 @@ from signet_pipeline.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
-from signet_pipeline.timeutil import now_iso
+from signet_pipeline.timeutil import now_iso, to_iso
 
 MAX_ROWS = 5_000
 TIME_BUDGET_S = 120.0
+# The scheduled refresh leaves memories changed within this long to the API's write-behind embedder:
+# during an ingest, re-embedding them newest first cost the drain a run slot and 1,000-2,900
+# embeddings the writer was about to do anyway.
+WRITE_BEHIND_GRACE_S = 60
 BACKFILL_PAGE = 500  # memories read per keyset page of a backfill window
 PREVIEW_ROWS = 20
 
@@ -63,6 +68,11 @@ class RefreshReport:
         """JSON-ready counts (the repair action's result)."""
         out = {k: v for k, v in asdict(self).items() if k not in ("preview", "errors", "embed_ms", "write_ms")}
         return {**out, "errors": self.errors[:5], "rowsPerS": self.rows_per_s}
+
+
+def grace_cutoff() -> str:
+    """The scheduled refresh's horizon: memories changed after it are the write-behind embedder's."""
+    return to_iso(datetime.now(timezone.utc) - timedelta(seconds=WRITE_BEHIND_GRACE_S))
 
 
 def _ready(svc: MemoryService, report: RefreshReport) -> int | None:
@@ -161,9 +171,10 @@ def _finish(svc: MemoryService, report: RefreshReport, calls: ProviderCalls, sta
 
 
 def run_refresh(svc: MemoryService, *, batch_size: int | None = None, max_rows: int = MAX_ROWS,
-                time_budget_s: float = TIME_BUDGET_S) -> RefreshReport:
+                time_budget_s: float = TIME_BUDGET_S, updated_before: str | None = None) -> RefreshReport:
     """One tracker run: the newest-updated memories needing a vector, up to `max_rows` or
-    `time_budget_s`, in provider calls of `batch_size` (default embeddingTracker.batchSize)."""
+    `time_budget_s`, in provider calls of `batch_size` (default embeddingTracker.batchSize).
+    `updated_before` leaves out younger memories, whose vectors may be on their way (write-behind)."""
     started = time.monotonic()
     report = RefreshReport(model=svc.embedder.model)
     calls = ProviderCalls()
@@ -172,10 +183,11 @@ def run_refresh(svc: MemoryService, *, batch_size: int | None = None, max_rows: 
         return _finish(svc, report, calls, started)
     conn = svc.db.reader()
     report.found = emb_store.refresh_backlog(conn, model=report.model, dimensions=dims)
-    candidates = emb_store.stale_memories(conn, model=report.model, dimensions=dims, limit=max_rows)
+    candidates = emb_store.stale_memories(conn, model=report.model, dimensions=dims, limit=max_rows,
+                                          updated_before=updated_before)
     size = batch_size or svc.settings.pipeline.embedding_tracker.batch_size
     if _refresh(svc, candidates, report, calls, batch_size=size, deadline=started + time_budget_s) \
-            and sum(report.found.values()) > len(candidates):
+            and len(candidates) == max_rows:
         report.stopped = "rows cap"
     report.remaining = sum(emb_store.refresh_backlog(conn, model=report.model, dimensions=dims).values())
     return _finish(svc, report, calls, started)

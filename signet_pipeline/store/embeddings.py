@@ -333,11 +333,13 @@ _NEEDS = "(e.id IS NULL OR e.model <> :model OR e.dimensions <> :dims)"
 _FROM = "FROM memories m LEFT JOIN embeddings e ON e.content_hash = m.content_hash WHERE m.is_deleted = 0"
 
 
-def stale_memories(conn: apsw.Connection, *, model: str, dimensions: int, limit: int) -> list[Row]:
-    """Live memories needing a vector, most recently updated first: rid, id, content, content_hash, reason."""
+def stale_memories(conn: apsw.Connection, *, model: str, dimensions: int, limit: int,
+                   updated_before: str | None = None) -> list[Row]:
+    """Live memories needing a vector (last changed before `updated_before`, when given), most
+    recently updated first: rid, id, content, content_hash, reason."""
     return rows(conn, f"SELECT m.rid, m.id, m.content, m.content_hash, {_REASON} AS reason {_FROM} AND {_NEEDS} "
-                      "ORDER BY m.updated_at DESC, m.rid DESC LIMIT :limit",
-                {"model": model, "dims": dimensions, "limit": limit})
+                      "AND (:before IS NULL OR m.updated_at < :before) ORDER BY m.updated_at DESC, m.rid DESC LIMIT :limit",
+                {"model": model, "dims": dimensions, "limit": limit, "before": updated_before})
 
 
 def memories_created_between(conn: apsw.Connection, *, model: str, dimensions: int, start: str, end: str,

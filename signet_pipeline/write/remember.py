@@ -175,6 +175,7 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
     ensure_writable(svc)
     results: list[RememberResult] = []
     for start in range(0, len(reqs), chunk_size):
+        svc.reads_first.yield_to_reads()  # a recall in flight goes first (service/reads_first.py)
         prepared = [_prepare(svc, req, actor) for req in reqs[start:start + chunk_size]]
         reader = svc.db.reader()
         fresh = [p for p in prepared if _existing(reader, p.req, p.content.content_hash) is None]
@@ -182,6 +183,7 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
             _mark_behind(svc, fresh)
         else:
             _embed(svc, fresh)  # before taking the write lock: no provider call inside a write tx
+        svc.reads_first.yield_to_reads()
         written = _write(svc, prepared, actor, pipeline_jobs, behind)
         if behind:
             svc.embed_behind.submit([(r.id, p.content.content_hash, p.content.storage, p.req.agent_id)

@@ -19,7 +19,8 @@ from pydantic import Field
 
 from signet_pipeline.defs.metadata import bullet_list, table
 from signet_pipeline.defs.resources import SignetStoreResource
-from signet_pipeline.stages.embedding_refresh import MAX_ROWS, TIME_BUDGET_S, RefreshReport, run_backfill, run_refresh
+from signet_pipeline.stages.embedding_refresh import (MAX_ROWS, TIME_BUDGET_S, RefreshReport, grace_cutoff, run_backfill,
+                                                      run_refresh)
 from signet_pipeline.stages.projection import project_store
 from signet_pipeline.store import projections as proj_store
 from signet_pipeline.timeutil import to_iso
@@ -74,7 +75,8 @@ def _log(context: dg.AssetExecutionContext, report: RefreshReport) -> None:
     description="Embedding refresh: re-embeds live memories whose vector is missing, was written under an older "
                 "content hash, or is of another model or dimension (model switch), most recently updated first, in "
                 "provider calls of embeddingTracker.batchSize, one short write per batch (vectors, vec0 index, "
-                "memories.embedding_model; orphaned old-hash vectors removed). Up to 5,000 memories or 120 s per run; "
+                "memories.embedding_model; orphaned old-hash vectors removed). Memories changed within the last minute are "
+                "left to the API's write-behind embedder. Up to 5,000 memories or 120 s per run; "
                 "a provider failure ends the run and is counted.",
 )
 def embedding_refresh(context: dg.AssetExecutionContext, config: RefreshConfig,
@@ -83,7 +85,7 @@ def embedding_refresh(context: dg.AssetExecutionContext, config: RefreshConfig,
         context.log.info("the tracker is disabled (memory.pipelineV2.embeddingTracker.enabled = false)")
         return dg.MaterializeResult(metadata={"enabled": False, "refreshed": 0})
     report = run_refresh(signet.service(), batch_size=config.batch_size or None, max_rows=config.max_rows,
-                         time_budget_s=config.time_budget_s)
+                         time_budget_s=config.time_budget_s, updated_before=grace_cutoff())
     _log(context, report)
     return dg.MaterializeResult(metadata={"enabled": True, **_metadata(report)})
 

@@ -8,7 +8,6 @@ at the first memory needing a vector, and each run drains many batches.
 """
 
 import time
-from datetime import datetime, timedelta, timezone
 
 import dagster as dg
 
@@ -16,10 +15,10 @@ from signet_pipeline.defs.embeddings.assets import embedding_refresh
 from signet_pipeline.defs.embeddings.jobs import embedding_refresh_job, projection_job
 from signet_pipeline.defs.queue.sensors import IN_FLIGHT
 from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.stages.embedding_refresh import grace_cutoff
 from signet_pipeline.stages.projection import outstanding
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import jobs as job_store
-from signet_pipeline.timeutil import to_iso
 
 SENSOR_INTERVAL_S = 60
 PROVIDER_BACKOFF_S = 600
@@ -59,10 +58,10 @@ def embedding_refresh_sensor(context: dg.SensorEvaluationContext, signet: Signet
     with signet.database() as db:
         if db is None or not job_store.queue_ready(db.reader()):
             return dg.SensorResult(skip_reason=f"no memory store yet at {settings.db_path}")
-        # A memory younger than a minute may have its vector on its way (written behind remember).
+        # A younger memory may have its vector on its way (written behind remember).
         work = emb_store.has_backlog(db.reader(), model=settings.embedding.model,
                                      dimensions=settings.embedding.dimensions,
-                                     updated_before=to_iso(datetime.now(timezone.utc) - timedelta(seconds=60)))
+                                     updated_before=grace_cutoff())
     if not work:
         return dg.SensorResult(skip_reason=f"every live memory has a {settings.embedding.model} vector (or changed "
                                            "within the last minute: its vector may be on its way)")
