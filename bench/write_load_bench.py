@@ -37,6 +37,9 @@ def log(message: str) -> None:
     print(message, flush=True)
 
 
+MISSES: list[dict] = []  # the own writes a recall did not return, for the report
+
+
 def timed_post(client: httpx.Client, path: str, body: dict) -> tuple[httpx.Response, float]:
     started = time.perf_counter()
     response = client.post(path, json=body)
@@ -66,7 +69,11 @@ def client_load(base_url: str, bodies: list[dict], recall_every: int) -> dict:
                     errors += 1
                     continue
                 found = answer.json()
-                missed += ids[-1] not in {r["id"] for r in found["results"]}
+                if ids[-1] not in {r["id"] for r in found["results"]}:
+                    missed += 1
+                    MISSES.append({"id": ids[-1], "remembered": response.json(), "query": body["content"][:80],
+                                   "top": [(r["id"], r.get("source"), round(r["score"], 3), r["content"][:60])
+                                           for r in found["results"][:3]]})
                 timings = found["meta"]["timings"]
                 stages.append({"server_total": timings["totalMs"],
                                **{s["name"]: s["durationMs"] for s in timings["stages"]}})
@@ -153,6 +160,8 @@ def main() -> None:
     log("")
     log(markdown(["path", "agents", "remember p50", "p95", "recall p50", "p95", "recall/remember p50", "unloaded recall p50",
                   "p95", "loaded/unloaded p50", "errors", "own write missed", "lost"], table))
+    for miss in MISSES[:5]:
+        log(f"own write missed: {miss}")
 
 
 if __name__ == "__main__":
