@@ -39,7 +39,9 @@ def proc_memory(pid: int) -> dict[str, float]:
 class ApiServer:
     def __init__(self, workspace: Path, log_file: Path, *, with_dagster: bool = False,
                  env: dict[str, str] | None = None):
-        self.workspace = workspace
+        # Absolute: the server runs with the workspace as its working directory, where a relative
+        # path would name an empty workspace inside it.
+        self.workspace = workspace.resolve()
         self.log_file = log_file
         self.with_dagster = with_dagster
         self.env = env or {}  # extra environment (SIGNET_* settings) for the server
