@@ -52,10 +52,12 @@ def _script(name: str) -> str:
     return found
 
 
-def _die_with_parent() -> None:  # runs in the child between fork and exec
-    if sys.platform.startswith("linux"):
+def _child_setup(niceness: int) -> None:  # runs in the child between fork and exec
+    if sys.platform.startswith("linux"):  # die with the parent
         PR_SET_PDEATHSIG = 1
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    if niceness:
+        os.nice(niceness)
 
 
 def commands(*, api_port: int, dagster_port: int, host: str, log_level: str) -> tuple[dict[str, list[str]],
@@ -90,8 +92,10 @@ def run_stack(settings: Settings, *, api_port: int, dagster_port: int, host: str
     children: dict[str, subprocess.Popen] = {}
 
     def start(name: str, cmd: list[str]) -> None:
+        # The daemon's sensors and the drain runs it launches are background work: the API goes first.
+        niceness = settings.dagster.niceness if name == "dagster-daemon" else 0
         children[name] = subprocess.Popen(cmd, env=env, cwd=str(settings.workspace), process_group=0,
-                                          preexec_fn=_die_with_parent)
+                                          preexec_fn=lambda: _child_setup(niceness))
 
     code = 0
     try:

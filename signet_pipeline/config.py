@@ -264,6 +264,9 @@ class DagsterConfig(Section):
     # postgresql+psycopg2://user:password@host:5432/db. dagster.yaml refers to SIGNET_DAGSTER__POSTGRES_URL
     # and never holds the URL; set it there rather than in agent.yaml. Secret: masked in repr and /api/config.
     postgres_url: SecretStr | None = None
+    # `signet up` starts the Dagster daemon (and so the runs it launches, its children) at this CPU
+    # niceness: on a busy machine the drain yields the cores to the API's recalls and remembers; 0 = as the API.
+    niceness: int = Field(10, ge=0, le=19)
     run_launcher: RunLauncherConfig = RunLauncherConfig()
 
 

@@ -97,6 +97,30 @@ def test_dagster_processes_start_only_after_prepare_finished(tmp_path, monkeypat
     assert events["api start"] < events["prepare end"]  # the API does not wait for Dagster
 
 
+def test_the_daemon_and_its_runs_are_niced_below_the_api(tmp_path, monkeypatch):
+    """Drain runs are the daemon's children: at dagster.niceness they yield the cores to recalls."""
+    log = tmp_path / "nice.log"
+
+    def script(name: str, sleep: float) -> list[str]:
+        body = (f"import os, subprocess, sys, time; child = subprocess.run([sys.executable, '-c', "
+                f"'import os; print(os.nice(0))'], capture_output=True, text=True).stdout.strip(); "
+                f"open({str(log)!r}, 'a').write('{name} %d %s\\n' % (os.nice(0), child)); time.sleep({sleep})")
+        return [sys.executable, "-c", body]
+
+    def fake_commands(**_):
+        return ({"api": script("api", 3), supervisor.PREPARE: [sys.executable, "-c", "pass"]},
+                {"dagster-webserver": script("web", 30), "dagster-daemon": script("daemon", 30)})
+
+    monkeypatch.setattr(supervisor, "commands", fake_commands)
+    monkeypatch.setattr(supervisor, "GRACE_S", 2.0)
+    base = os.nice(0)
+    supervisor.run_stack(load_settings(tmp_path / "ws", dagster={"niceness": 7}), api_port=1,
+                         dagster_port=free_port(), host="127.0.0.1", log_level="info")
+    seen = {line.split()[0]: (int(line.split()[1]), int(line.split()[2])) for line in log.read_text().splitlines()}
+    assert seen["api"] == (base, base) and seen["web"] == (base, base)
+    assert seen["daemon"] == (min(base + 7, 19),) * 2  # the daemon, and a run process it starts
+
+
 def test_a_failed_prepare_stops_the_stack_with_its_code(tmp_path, monkeypatch):
     def fake_commands(**_):
         return ({"api": [sys.executable, "-c", "import time; time.sleep(30)"],
