@@ -43,6 +43,28 @@ def test_a_speaker_label_is_an_entity_when_the_speaker_talks_about_themselves():
     assert names("We go hiking on Tuesdays in May with Jonas.") == ["Jonas"]  # calendar words are times
 
 
+@pytest.mark.parametrize("sentence, expected", [
+    ("Can't believe it. I've told Dario already.", ["Dario"]),  # contractions are not names
+    ("Didn't Imogen say she'd host?", ["Imogen"]),
+    ("Marta's flat was near Alfama.", ["Marta", "Alfama"]),  # the possessive is not part of the name
+    ("We met at Halden\u2019s office.", ["Halden"]),
+    ("Take lots of photos in Lisbon.", ["Lisbon"]),  # an imperative taking its object
+    ("Grab me the address later.", []),
+    ("Every single day he steals socks.", []),  # closed-class words never name anything
+    ("Felipe trains for the marathon.", ["Felipe"]),  # a name opening a sentence is followed by its verb
+    ("Yesterday Marta moved to Porto.", ["Marta", "Porto"]),
+])
+def test_names_a_person_would_name(sentence, expected):
+    assert names(sentence) == expected
+
+
+def test_a_query_reaches_the_entity_a_possessive_named():
+    from signet_pipeline.graph.traversal import query_phrases
+    from signet_pipeline.text.entities import canonical_name
+    [name] = names("Marta's flat was near the river.")
+    assert canonical_name(name) in query_phrases("Where was Marta's flat?")
+
+
 def test_rules_extraction_keeps_who_said_it_and_when():
     facts = RulesLlm().extract("Caroline: Hey! I went to a LGBTQ support group yesterday. It was powerful.",
                                written_at=MONDAY)["facts"]

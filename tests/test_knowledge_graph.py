@@ -36,6 +36,15 @@ def test_linker_resolves_known_entities_and_counts_mentions_per_agent(svc):
         == [("default", 2), ("other", 1)]
 
 
+def test_a_speaker_is_a_person_and_a_role_label_is_not(svc):
+    remember(svc, RememberRequest(content="Priya: I've booked the flights to Lisbon.", agentId="a"))
+    remember(svc, RememberRequest(content="User: I prefer green tea in the morning.", agentId="a"))
+    types = {e["canonical_name"]: e["entity_type"]
+             for e in graph_store.list_entities(svc.db.reader(), agent_id="a", limit=10, offset=0)}
+    assert types["priya"] == "person" and types["lisbon"] == "extracted"
+    assert types.get("user", "extracted") == "extracted"
+
+
 def test_linking_is_off_when_the_graph_is_disabled(make_service):
     svc = make_service(memory={"pipelineV2": {"graphEnabled": False}})
     remember(svc, RememberRequest(content="Nicholai decided to use PostgreSQL for Signet"))

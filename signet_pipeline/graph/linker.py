@@ -24,6 +24,7 @@ from signet_pipeline.text.entities import canonical_name, names, sentences, spli
 CONSTRAINT_IMPORTANCE = 0.85
 ATTRIBUTE_IMPORTANCE = 0.5
 LINKER_CONFIDENCE = 0.6
+ROLE_LABELS = frozenset({"user", "human", "assistant", "system", "agent", "model", "bot"})
 
 
 @dataclass
@@ -40,6 +41,9 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
     stats = LinkStats()
     entity_ids: dict[str, str] = {}
     speaker, _ = split_label(content)  # "Ana: ..." - Ana speaks in every sentence of it
+    # Who speaks in a conversation is a person (it stayed "extracted"/"unknown" on real conversations);
+    # a role label ("User:", "Assistant:") is not a name.
+    person = canonical_name(speaker) if speaker and canonical_name(speaker) not in ROLE_LABELS else None
     for sentence in sentences(content):
         found = names(sentence, speaker)
         if not found:
@@ -51,7 +55,8 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
             canonical = canonical_name(name)
             entity_id = entity_ids.get(canonical)
             if entity_id is None:
-                entity_id = graph_store.upsert_entity(conn, agent_id=agent_id, name=name, canonical=canonical, now=now)
+                entity_id = graph_store.upsert_entity(conn, agent_id=agent_id, name=name, canonical=canonical, now=now,
+                                                      **({"entity_type": "person"} if canonical == person else {}))
                 entity_ids[canonical] = entity_id
                 stats.entities += 1
                 stats.mentions += graph_store.add_mention(conn, memory_id=memory_id, entity_id=entity_id,

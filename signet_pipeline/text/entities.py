@@ -33,6 +33,16 @@ CALENDAR_WORDS = frozenset("""
 monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
 saturdays sundays january february march april may june july august september october november december
 """.split())
+# "Can't", "I'll", "We've", "Don't": a contraction is never a name (they led the mentions on real turns).
+_CONTRACTION = re.compile(r"[a-z]['\u2019](?:t|ll|ve|re|d|m)$", re.IGNORECASE)
+# "Harbor's": the name is "Harbor" (the possessive is grammar, not part of it).
+_POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
+# Closed-class words the search's stop list keeps (they carry meaning there) but that never name anything.
+_NEVER_NAMES = frozenset("every last next still mine yours ours theirs hers many much several either neither another "
+                         "whose lots".split())
+# A sentence's first word followed by one of these is a verb taking its object ("Take lots of photos",
+# "Grab me the address", "Bring it"), not a name: a name opening a sentence is followed by its verb.
+_OBJECTS = frozenset("me it him her them us you the a an my your his their our this that these those some lots".split())
 _LABEL = re.compile(r"^\s*([A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,3}):\s+(?=\S)")
 
 MIN_ENTITY_NAME = 4  # spec: shorter canonical names are rejected (initials, "AI", "Bob": too ambiguous)
@@ -56,7 +66,8 @@ def canonical_name(name: str) -> str:
 
 def is_proper(word: str, first: bool) -> bool:
     lower = word.lower()
-    if lower in STOP_WORDS or lower in CALENDAR_WORDS or word == "I":
+    if lower in STOP_WORDS or lower in CALENDAR_WORDS or lower in _NEVER_NAMES or word == "I" \
+            or _CONTRACTION.search(word):
         return False
     if any(c.isupper() for c in word[1:]) or (any(c.isdigit() for c in word) and any(c.isalpha() for c in word)):
         return True
@@ -70,6 +81,11 @@ class Span:
     text: str
 
 
+def tokens(text: str) -> list[str]:
+    """The words of a text, possessives cut ("Harbor's" -> "Harbor")."""
+    return [_POSSESSIVE.sub("", w) for w in WORD.findall(text)]
+
+
 def proper_spans(tokens: list[str]) -> list[Span]:
     """Runs of consecutive proper-noun tokens."""
     spans: list[Span] = []
@@ -79,7 +95,8 @@ def proper_spans(tokens: list[str]) -> list[Span]:
             j = i + 1
             while j < len(tokens) and is_proper(tokens[j], False):
                 j += 1
-            spans.append(Span(i, j, " ".join(tokens[i:j])))
+            if not (i == 0 and j == 1 and len(tokens) > 1 and tokens[1].lower() in _OBJECTS):
+                spans.append(Span(i, j, " ".join(tokens[i:j])))
             i = j
         else:
             i += 1
@@ -104,17 +121,17 @@ def names(sentence: str, speaker: str | None = None) -> list[str]:
     nice!" is about nothing)."""
     label, rest = split_label(sentence)
     label = label or speaker
-    found = ([label] if label and FIRST_PERSON.search(rest) else []) + [s.text for s in proper_spans(WORD.findall(rest))]
+    found = ([label] if label and FIRST_PERSON.search(rest) else []) + [s.text for s in proper_spans(tokens(rest))]
     return list(dict.fromkeys(n for n in found if len(canonical_name(n)) >= MIN_ENTITY_NAME))
 
 
 def triples(sentence: str) -> list[tuple[str, str, str]]:
     """(proper-noun span, short lowercase verb phrase, proper-noun span) within one sentence."""
-    tokens = WORD.findall(split_label(sentence)[1])
-    spans = proper_spans(tokens)
+    words = tokens(split_label(sentence)[1])
+    spans = proper_spans(words)
     found = []
     for a, b in zip(spans, spans[1:]):
-        gap = tokens[a.end:b.start]
+        gap = words[a.end:b.start]
         while gap and gap[0].lower() in _RELATION_EDGE_WORDS:
             gap.pop(0)
         while gap and gap[-1].lower() in _RELATION_EDGE_WORDS:

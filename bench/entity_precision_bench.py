@@ -1,0 +1,68 @@
+"""Entity precision of the inline linker on a labelled sample of conversational turns.
+
+    .venv/bin/python -m bench.entity_precision_bench [--show]
+
+Each turn of a labelled sample (signet_eval/entity_sample.py, or `--sample b`: entity_sample_b.py) goes through what the linker does at remember time
+(graph/linker.py: the speaker label, then every sentence's names), through the service's remember
+on a real store, and the entity types it writes. Precision: the names found that a person would name; recall: the labelled
+names found (the linker names a speaker only in a turn that talks about them, so speakers count
+against recall in the others); speakers typed person: of the speakers it wrote as entities. Run it
+under another source tree (PYTHONPATH) for a before/after.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+from bench.report import markdown
+from signet_eval import entity_sample, entity_sample_b
+from signet_pipeline.config import load_settings
+from signet_pipeline.models import RememberRequest
+from signet_pipeline.service import MemoryService
+from signet_pipeline.store import graph as graph_store
+from signet_pipeline.text.entities import canonical_name, split_label
+from signet_pipeline.write.remember import remember
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--show", action="store_true", help="print every wrong and missed name")
+    parser.add_argument("--sample", choices=["a", "b"], default="a",
+                        help="a: signet_eval/entity_sample.py; b: entity_sample_b.py, written apart from a and the rules")
+    args = parser.parse_args()
+    SAMPLE = (entity_sample if args.sample == "a" else entity_sample_b).SAMPLE
+    found_total = correct = gold_total = 0
+    wrong: Counter[str] = Counter()
+    missed: Counter[str] = Counter()
+    speaker_types: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        svc = MemoryService(load_settings(Path(tmp)))
+        try:
+            for i, turn in enumerate(SAMPLE):
+                agent = f"sample-{i}"  # one agent per turn: each turn's entities on their own
+                remember(svc, RememberRequest(content=turn.text, agentId=agent))
+                entities = graph_store.list_entities(svc.db.reader(), agent_id=agent, limit=100, offset=0)
+                found = {e["canonical_name"] for e in entities}
+                gold = set(turn.entities)
+                found_total, gold_total = found_total + len(found), gold_total + len(gold)
+                correct += len(found & gold)
+                wrong.update(found - gold)
+                missed.update(gold - found)
+                speaker = canonical_name(split_label(turn.text)[0] or "")
+                speaker_types.update(e["entity_type"] for e in entities if e["canonical_name"] == speaker)
+        finally:
+            svc.close()
+    precision, recall = correct / max(found_total, 1), correct / max(gold_total, 1)
+    print(markdown(["turns", "names found", "correct", "labelled", "precision", "recall", "speaker entities typed"],
+                   [[len(SAMPLE), found_total, correct, gold_total, round(precision, 3), round(recall, 3),
+                     ", ".join(f"{k} {v}" for k, v in speaker_types.most_common())]]))
+    if args.show:
+        print("\nnot entities:", ", ".join(f"{n} ({c})" for n, c in wrong.most_common()))
+        print("missed:", ", ".join(f"{n} ({c})" for n, c in missed.most_common()))
+
+
+if __name__ == "__main__":
+    main()
