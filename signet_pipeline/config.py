@@ -265,8 +265,9 @@ class DagsterConfig(Section):
     # and never holds the URL; set it there rather than in agent.yaml. Secret: masked in repr and /api/config.
     postgres_url: SecretStr | None = None
     # `signet up` starts the Dagster daemon (and so the runs it launches, its children) at this CPU
-    # niceness: on a busy machine the drain yields the cores to the API's recalls and remembers; 0 = as the API.
-    niceness: int = Field(10, ge=0, le=19)
+    # niceness: the drain yields the cores to the API's recalls. Off by default: beside other CPU-bound
+    # work a niced run launches slowly (a fresh start's first extract 25 -> 80 s at 10 under two busy loops).
+    niceness: int = Field(0, ge=0, le=19)
     run_launcher: RunLauncherConfig = RunLauncherConfig()
 
 
