@@ -13,7 +13,6 @@ waiting for writes (a recall settling the write-behind embedder) does not hold t
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -59,12 +58,9 @@ class ReadsFirst:
             with self._cond:
                 self._settling -= 1
 
-    def yield_to_reads(self, *, embedder: bool = False) -> float:
-        """Wait until no read is in flight (for the embedder: none that is not waiting for it),
-        at most max_wait; returns the seconds waited."""
+    def yield_to_reads(self, *, embedder: bool = False) -> None:
+        """Wait until no read is in flight (for the embedder: none that is not waiting for it), at most max_wait."""
         if not self._readers or not self.max_wait_s or _in_read.get():  # a read never waits for itself
-            return 0.0
-        started = time.perf_counter()
+            return
         with self._cond:
             self._cond.wait_for(lambda: self._readers <= (self._settling if embedder else 0), self.max_wait_s)
-        return time.perf_counter() - started
