@@ -56,7 +56,7 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
             entity_id = entity_ids.get(canonical)
             if entity_id is None:
                 entity_id = graph_store.upsert_entity(conn, agent_id=agent_id, name=name, canonical=canonical, now=now,
-                                                      **({"entity_type": "person"} if canonical == person else {}))
+                                                      entity_type="person" if canonical == person else "extracted")
                 entity_ids[canonical] = entity_id
                 stats.entities += 1
                 stats.mentions += graph_store.add_mention(conn, memory_id=memory_id, entity_id=entity_id,
