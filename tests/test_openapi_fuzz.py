@@ -132,3 +132,42 @@ def test_frozen_writes_and_missing_tokens_answer_as_documented(make_service):
     team = make_service(auth={"mode": "team"})
     answers = documented_answers(create_app(service=team), schema)
     assert answers[401] >= 100 and sum(answers.values()) - answers[401] < 20  # the routes open to all answer
+
+
+AST_RACE = """
+import ast, gc, runpy, sys, threading
+if sys.argv[1] == "hooks":
+    runpy.run_path(sys.argv[2])
+sys.setswitchinterval(1e-6)
+gc.set_threshold(10)
+
+class Cycle:  # collected by the GC, whose finalizer lets the other thread run mid-parse
+    def __del__(self):
+        [i for i in range(3)]
+
+source = "\\n".join(f"def g{i}(a):\\n    return [a for a in range({i})]" for i in range(200))
+errors = []
+
+def parse():
+    try:
+        for _ in range(400):
+            for _ in range(200):
+                a, b = Cycle(), Cycle()
+                a.b, b.a = b, a
+            ast.parse(source)
+    except SystemError as error:
+        errors.append(error)
+
+threads = [threading.Thread(target=parse) for _ in range(2)]
+[t.start() for t in threads]
+[t.join() for t in threads]
+print(len(errors), *errors)
+"""
+
+
+def test_the_hooks_keep_two_workers_from_racing_in_ast_parse():
+    """Python 3.11.7's ast.parse shares its recursion depth across threads (python/cpython#106905):
+    without the hooks two threads parsing at once can fail; with them, never."""
+    run = subprocess.run([sys.executable, "-c", AST_RACE, "hooks", str(HOOKS)], capture_output=True, text=True,
+                         timeout=300)
+    assert run.returncode == 0 and run.stdout.split()[0] == "0", run.stdout + run.stderr
