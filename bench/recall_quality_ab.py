@@ -4,7 +4,9 @@ of several recall settings on the same stores, in process, to try a ranking mech
 Each set is remembered once (in process, the bodies `signet eval locomo` sends over REST) into
 bench/.data/quality-ws/<set name>, kept for the next run; every mode then opens that workspace with
 its settings overrides (a JSON object of settings sections, e.g. '{"search": {"candidatePool": 100}}')
-and asks every question. The figures to report still come from `signet eval locomo` (REST, and
+and asks every question. With --drained, a copy of each store is first drained by `signet up` (API +
+Dagster, as a user runs it: extraction, decisions, graph, hints), once, and the modes ask there.
+The figures to report still come from `signet eval locomo` (REST, and
 `--pipeline` for a drained store); this is for deciding what is worth that run.
 
     .venv/bin/python -m bench.recall_quality_ab bench/.data/locomo-seed7.json --mode pool100='{"search": {"candidatePool": 100}}'
@@ -14,12 +16,18 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+import httpx
+
+from bench.stats import Timer, summary
 from signet_eval import metrics
-from signet_eval.harness import K_MAX, _agent
+from signet_eval.harness import K_MAX, _agent, wait_drained
 from signet_eval.locomo import Sample, load
+from signet_eval.server import ApiServer
 from signet_pipeline.config import load_settings
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.recall.search import SEARCH, RecallOptions, recall
@@ -52,17 +60,40 @@ def ensure_store(file: Path, samples: list[Sample]) -> tuple[Path, list[dict[str
     return ws, maps
 
 
-def ask_all(svc: MemoryService, samples: list[Sample], maps: list[dict[str, list[str]]]) -> list[tuple]:
-    """(question, scored, ranked dia_ids) for every question with evidence."""
-    out = []
+def drained_copy(ws: Path) -> Path:
+    """A copy of the store drained once through `signet up` (kept for the next run)."""
+    drained = ws.with_name(ws.name + "-drained")
+    if (drained / "drained").exists():
+        return drained
+    shutil.rmtree(drained, ignore_errors=True)
+    shutil.copytree(ws, drained)
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ApiServer(drained, Path(tmp) / "up.log", with_dagster=True)
+        server.start()
+        try:
+            with httpx.Client(base_url=server.base_url, timeout=120) as client:
+                print(f"{ws.name}: drained in {wait_drained(client):.0f} s through signet up")
+        finally:
+            server.stop()
+    (drained / "drained").touch()
+    return drained
+
+
+def ask_all(services: dict[str, MemoryService], samples: list[Sample], maps: list[dict[str, list[str]]]) -> dict:
+    """mode -> [(question, scored, ranked dia_ids, ms)] for every question with evidence, the modes
+    taking turns question by question (the machine's drift hits each alike); query vectors cached."""
+    out: dict[str, list[tuple]] = {name: [] for name in services}
     for sample, by_memory in zip(samples, maps):
         for q in sample.questions:
             if not q.evidence:
                 continue
             req = RecallRequest(query=q.question, limit=K_MAX, agentId=_agent(sample), min_score=0)
-            hits = recall(svc, req, ASK).results
-            ranked = [by_memory.get(h.id) or by_memory.get(h.source_memory_id or "", []) for h in hits]
-            out.append((q, metrics.score(ranked, q.evidence, q.category), ranked))
+            for name, svc in services.items():
+                svc.embed_query(q.question)
+                with Timer() as t:
+                    hits = recall(svc, req, ASK).results
+                ranked = [by_memory.get(h.id) or by_memory.get(h.source_memory_id or "", []) for h in hits]
+                out[name].append((q, metrics.score(ranked, q.evidence, q.category), ranked, t.ms))
     return out
 
 
@@ -70,29 +101,33 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sets", nargs="+", type=Path)
     parser.add_argument("--mode", action="append", default=[], help="NAME=JSON settings overrides")
+    parser.add_argument("--drained", action="store_true", help="ask on a copy drained through signet up")
     parser.add_argument("--dump", type=Path, help="write every question's ranked turns per set and mode here")
     args = parser.parse_args()
     modes = {"base": {}, **{m.split("=", 1)[0]: json.loads(m.split("=", 1)[1]) for m in args.mode}}
+    cats = ["overall", "multi-hop", "temporal", "open-domain", "single-hop", "adversarial"]
     dump: dict = {}
     for file in args.sets:
         samples = load(file)
         ws, maps = ensure_store(file, samples)
-        results = {}
-        for name, overrides in modes.items():
-            svc = MemoryService(load_settings(ws, **overrides))
-            try:
-                asked = ask_all(svc, samples, maps)
-            finally:
+        if args.drained:
+            ws = drained_copy(ws)
+        services = {name: MemoryService(load_settings(ws, **overrides)) for name, overrides in modes.items()}
+        try:
+            asked = ask_all(services, samples, maps)
+        finally:
+            for svc in services.values():
                 svc.close()
-            results[name] = metrics.aggregate([s for _, s, _ in asked])
+        print(f"\n{file.stem}{' (drained)' if args.drained else ''}: R@10 per category, recall ms in process")
+        print("| mode | " + " | ".join(cats) + " | p50 ms | p95 ms |")
+        print("|---|" + "---:|" * (len(cats) + 2))
+        for name, rows in asked.items():
+            by_cat = metrics.aggregate([s for _, s, _, _ in rows])
+            ms = summary([m for *_, m in rows])
+            print(f"| {name} | " + " | ".join(f"{by_cat[c]['R@10']:.3f}" if c in by_cat else "" for c in cats)
+                  + f" | {ms['p50']:.1f} | {ms['p95']:.1f} |")
             dump.setdefault(file.stem, {})[name] = [
-                {"q": q.question, "cat": q.category, "gold": sorted(q.evidence), "ranked": ranked} for q, _, ranked in asked]
-        print(f"\n{file.stem}")
-        cats = ["overall", "multi-hop", "temporal", "open-domain", "single-hop", "adversarial"]
-        print("| mode | " + " | ".join(cats) + " |")
-        print("|---|" + "---:|" * len(cats))
-        for name, by_cat in results.items():
-            print(f"| {name} | " + " | ".join(f"{by_cat[c]['R@10']:.3f}" if c in by_cat else "" for c in cats) + " |")
+                {"q": q.question, "cat": q.category, "gold": sorted(q.evidence), "ranked": ranked} for q, _, ranked, _ in rows]
     if args.dump:
         args.dump.write_text(json.dumps(dump))
 

@@ -44,6 +44,7 @@ from signet_pipeline.errors import ProviderError
 from signet_pipeline.graph.traversal import Traversal, boost_ids
 from signet_pipeline.models import RecallRequest, RecallResult
 from signet_pipeline.recall import context, temporal
+from signet_pipeline.recall.bridges import add_bridges
 from signet_pipeline.recall.answers import NO_HITS, Stopwatch, aggregate_unavailable, timeline, to_hit
 from signet_pipeline.recall.dampening import Candidate, dampen
 from signet_pipeline.recall.hubness import dampen_hubs
@@ -193,23 +194,33 @@ def rank(fused: dict[str, Candidate], *, limit: int, min_score: float, graph_slo
     return out
 
 
-def _add_replies(conn, fused: dict[str, Candidate], rows: dict[str, Row], flt: MemoryFilter, leg: VectorLeg | None,
-                 index, keyword: Callable[[str], float], alpha: float, cfg) -> None:
+def _late_joiner(conn, rows: dict[str, Row], flt: MemoryFilter, leg: VectorLeg | None, index,
+                 keyword: Callable[[str], float], alpha: float) -> Callable[[list[str], str], dict[str, Candidate]]:
+    """Candidates for memories that join after fusion (replies, bridges): those the filter admits,
+    scored like the rest (their cosines from the index), with the given source."""
+    def join(ids: list[str], source: str) -> dict[str, Candidate]:
+        visible = mem_store.visible_ids(conn, ids, flt) if ids else set()
+        rows.update(mem_store.fetch_many(conn, list(visible)))
+        cosines = _cosines(list(visible), rows, leg, index)
+        return {mid: Candidate(_blend(keyword(mid), cosines.get(mid) if leg is not None else None, alpha), source,
+                               cosines.get(mid), keyword(mid)) for mid in visible}
+
+    return join
+
+
+def _add_replies(conn, fused: dict[str, Candidate], rows: dict[str, Row], join, cfg) -> None:
     """The replies to the best candidates that ask something join (or are lifted among) the
     candidates at reply_weight x the question's score (recall/context.py)."""
     best = sorted(fused.items(), key=lambda kv: -kv[1].score)[:cfg.reply_anchors]
     found = context.replies(conn, [rows[mid] for mid, _ in best if mid in rows])
-    new = [mid for mid in found if mid not in fused]
-    visible = mem_store.visible_ids(conn, new, flt) if new else set()
-    rows.update(mem_store.fetch_many(conn, list(visible)))
-    cosines = _cosines(list(visible), rows, leg, index)
+    joined = join([mid for mid in found if mid not in fused], "reply")
     for mid, anchor in found.items():
         lifted = fused[anchor].score * cfg.reply_weight
         if mid in fused:
             fused[mid].score = max(fused[mid].score, lifted)
-        elif mid in visible:
-            own = _blend(keyword(mid), cosines.get(mid) if leg is not None else None, alpha)
-            fused[mid] = Candidate(max(own, lifted), "reply", cosines.get(mid), keyword(mid))
+        elif mid in joined:
+            fused[mid] = joined[mid]
+            fused[mid].score = max(fused[mid].score, lifted)
 
 
 def _cosines(ids: list[str], rows: dict[str, Row], leg: VectorLeg | None, index) -> dict[str, float]:
@@ -348,8 +359,12 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening, set(trav.focal)) if use_graph else {}
     if options.context and cfg.temporal_weight and context.asks_when(req.query):
         context.prefer_dated(fused, rows, cfg.temporal_weight)
+    join = _late_joiner(conn, rows, flt, leg, index, keyword, alpha)
     if options.context and cfg.reply_weight:
-        _add_replies(conn, fused, rows, flt, leg, index, keyword, alpha, cfg)
+        _add_replies(conn, fused, rows, join, cfg)
+    bridged = 0
+    if use_graph and options.context and cfg.bridge_weight:
+        bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg)
     if options.context and cfg.collapse_derived:
         context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
                                  cfg.derived_weight)
@@ -391,7 +406,8 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
             "candidates": {"fts": len(keyword_ids), "hints": len(hint_ids), "vector": len(leg.found) if leg else 0, "graph": len(visible)},
             "graph": {"focalEntities": len(trav.focal), "traversedEntities": trav.entities,
                       "constraints": len(trav.constraints), "hubsSkipped": len(trav.hubs),
-                      "timedOut": trav.timed_out, "boosted": len(boosted & fused.keys()), "dampening": dampened},
+                      "timedOut": trav.timed_out, "boosted": len(boosted & fused.keys()), "dampening": dampened,
+                      "bridged": bridged},
             "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
             "dedupe": {"enabled": ledger.enabled, "contextEpoch": ledger.epoch,
                        "suppressed": 0 if req.include_recalled else len(suppressed),

@@ -295,6 +295,16 @@ def memories_mentioning(conn: apsw.Connection, entity_ids: list[str], limit: int
         (json.dumps(entity_ids), limit))]
 
 
+def mentions_by_entity(conn: apsw.Connection, entity_ids: list[str], per_entity: int) -> dict[str, list[str]]:
+    """entity id -> live memories mentioning it, at most `per_entity` each (recall's bridges)."""
+    out: dict[str, list[str]] = {}
+    for entity_id in entity_ids:
+        out[entity_id] = [r[0] for r in conn.execute(
+            "SELECT m.memory_id FROM memory_entity_mentions m JOIN memories mem ON mem.id = m.memory_id "
+            "WHERE m.entity_id = ? AND mem.is_deleted = 0 LIMIT ?", (entity_id, per_entity))]
+    return out
+
+
 def linked_entities(conn: apsw.Connection, memory_ids: list[str]) -> dict[str, list[tuple[str, int]]]:
     """memory id -> [(entity id, entity mentions)] for the hub dampening."""
     out: dict[str, list[tuple[str, int]]] = {}

@@ -1,0 +1,68 @@
+"""Bridges: the second memory a question needs is often found only through the first.
+
+"Who went to Greece with Bartek, and what does that person do?" finds the turn about the trip,
+which names Piotr; the turn saying what Piotr does shares no word with the question. A rare entity
+that one of the best candidates (the anchors) mentions and the query does not name is such a
+bridge: the memory mentioning it that scores best on its own joins the candidates at
+`search.bridgeWeight` x its anchor's score (or keeps its own score when higher). Only anchors
+that share the question's words start a bridge, and only a memory with some score of its own is
+lifted (the two constants below). An entity
+mentioned in more than `search.bridgeMaxMentions` memories is a hub (a speaker, the user) and
+bridges nothing; the same bound caps the rows read, so a bridge costs a few indexed lookups.
+Measured per category on three evaluation sets in docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import apsw
+
+from signet_pipeline.config import SearchConfig
+from signet_pipeline.recall.dampening import Candidate
+from signet_pipeline.store import graph as graph_store
+
+# A bridge starts from a memory that has the question's own words (this share of their IDF weight):
+# an anchor found by meaning alone, as for "would X like ...", leads anywhere (it cost open-domain
+# recall on set C). The memory it reaches must score on its own at least MIN_OWN_SHARE of its anchor.
+ANCHOR_MIN_COVERAGE = 0.3
+MIN_OWN_SHARE = 0.4
+
+# ids -> Candidate (own score, source `bridge`) for those the caller's filter admits.
+JoinLate = Callable[[list[str]], dict[str, Candidate]]
+
+
+def add_bridges(conn: apsw.Connection, fused: dict[str, Candidate], named: set[str], join: JoinLate,
+                cfg: SearchConfig) -> int:
+    """Lift (or add) one memory per bridge entity; `named` holds the entities the query names.
+    Returns how many memories were lifted."""
+    anchors = sorted(fused.items(), key=lambda kv: -kv[1].score)[:cfg.bridge_anchors]
+    linked = graph_store.linked_entities(conn, [mid for mid, _ in anchors])
+    bridge_score: dict[str, float] = {}
+    bridge_from: dict[str, str] = {}
+    for mid, candidate in anchors:  # best anchor first: an entity keeps its best anchor's score
+        if candidate.keyword < ANCHOR_MIN_COVERAGE:
+            continue
+        for entity_id, mentions in linked.get(mid, []):
+            if entity_id not in named and 2 <= mentions <= cfg.bridge_max_mentions:
+                bridge_score.setdefault(entity_id, candidate.score)
+                bridge_from.setdefault(entity_id, mid)
+    if not bridge_score:
+        return 0
+    reached = graph_store.mentions_by_entity(conn, list(bridge_score), cfg.bridge_max_mentions)
+    joined = join([mid for mids in reached.values() for mid in mids if mid not in fused])
+    lifted = 0
+    for entity_id, mids in reached.items():
+        own = {mid: fused.get(mid) or joined.get(mid) for mid in mids if mid != bridge_from[entity_id]}
+        own = {mid: c for mid, c in own.items() if c is not None}
+        if not own:
+            continue
+        best = max(own, key=lambda mid: own[mid].score)
+        if own[best].score < MIN_OWN_SHARE * bridge_score[entity_id]:
+            continue  # reached only through the name: not about the question
+        fused.setdefault(best, own[best])
+        target = bridge_score[entity_id] * cfg.bridge_weight
+        if fused[best].score < target:
+            fused[best].score = target
+            lifted += 1
+    return lifted

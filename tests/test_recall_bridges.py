@@ -1,0 +1,54 @@
+"""Bridges (recall/bridges.py): a rare entity the best candidates mention and the question does not
+name leads to the memory that says the rest."""
+
+from signet_pipeline.models import RecallRequest, RememberRequest
+from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.write.remember import remember_many
+
+TRIP = "Bartek: I flew home from Greece two weeks ago, Piotr and I ate grilled octopus every night."
+JOB = "Bartek: Piotr just qualified as a dental hygienist after years of evening classes."
+OTHERS = [
+    "Lian: The hospital rota changed again, so I am on nights until March.",
+    "Bartek: My manager Giulia beat the whole office at lunchtime chess.",
+    "Lian: I finally repainted the kitchen a dark green and I love it.",
+    "Bartek: The train was packed this morning and it rained the whole walk.",
+    "Lian: Our team lead Marisol is leaving for a job in Lisbon next month.",
+    "Bartek: I cooked a huge pot of soup for the week on Sunday.",
+]
+ASKED = "Who went to Greece with Bartek, and what is their job?"
+
+
+def converse(svc, turns: list[str]) -> list[str]:
+    reqs = [RememberRequest(content=text, who=text.split(":")[0], agentId="pair", createdAt=f"2024-03-01T10:00:{i:02d}Z")
+            for i, text in enumerate(turns)]
+    return [r.id for r in remember_many(svc, reqs)]
+
+
+def scores(svc, query: str) -> dict[str, tuple[float, str]]:
+    result = recall(svc, RecallRequest(query=query, agentId="pair", limit=10, min_score=0), SEARCH)
+    return {h.id: (h.score, h.source) for h in result.results}
+
+
+def test_the_memory_behind_a_bridge_entity_is_lifted_to_its_anchor(make_service):
+    on = make_service(search={"bridge_weight": 0.9})
+    trip, job, *_ = converse(on, [TRIP, JOB, *OTHERS])
+    found = scores(on, ASKED)
+    assert found[job][0] >= 0.9 * found[trip][0] - 1e-4  # hit scores are rounded
+    off = make_service(search={"bridge_weight": 0})
+    converse(off, [TRIP, JOB, *OTHERS])
+    plain = scores(off, ASKED)
+    assert plain[job][0] < 0.9 * plain[trip][0]  # alone, it shares only "Bartek" with the question
+
+
+def test_an_entity_named_in_too_many_memories_bridges_nothing(make_service):
+    svc = make_service(search={"bridge_weight": 0.9, "bridge_max_mentions": 2})
+    trip, job, *_ = converse(svc, [TRIP, JOB, "Lian: Say hi to Piotr from me!", *OTHERS])
+    found = scores(svc, ASKED)
+    assert found[job][0] < 0.9 * found[trip][0]
+
+
+def test_an_anchor_found_by_meaning_alone_starts_no_bridge(make_service):
+    svc = make_service(search={"bridge_weight": 0.9})
+    trip, job, *_ = converse(svc, [TRIP, JOB, *OTHERS])
+    found = scores(svc, "seafood dinners abroad")  # none of the trip's words: the vector leg found it
+    assert job not in found or found[job][0] < 0.9 * found[trip][0]
