@@ -52,3 +52,14 @@ def test_an_anchor_found_by_meaning_alone_starts_no_bridge(make_service):
     trip, job, *_ = converse(svc, [TRIP, JOB, *OTHERS])
     found = scores(svc, "seafood dinners abroad")  # none of the trip's words: the vector leg found it
     assert job not in found or found[job][0] < 0.9 * found[trip][0]
+
+
+def test_a_bridge_reaches_only_memories_the_callers_filter_admits(make_service):
+    svc = make_service(search={"bridge_weight": 0.9})
+    reqs = [RememberRequest(content=text, who="Bartek", agentId="pair", tags=tags)
+            for text, tags in ((TRIP, ["travel"]), (JOB, ["work"]), *((t, ["travel"]) for t in OTHERS))]
+    trip, job, *_ = [r.id for r in remember_many(svc, reqs)]
+    result = recall(svc, RecallRequest(query=ASKED, agentId="pair", tags=["travel"], limit=10, min_score=0), SEARCH)
+    found = {h.id for h in result.results}
+    assert trip in found and job not in found
+    assert result.meta["graph"]["bridged"] == 0
