@@ -80,7 +80,7 @@ def drained_copy(ws: Path) -> Path:
 
 
 def ask_all(services: dict[str, MemoryService], samples: list[Sample], maps: list[dict[str, list[str]]]) -> dict:
-    """mode -> [(question, scored, ranked dia_ids, ms)] for every question with evidence, the modes
+    """mode -> [(question, scored, ranked dia_ids, ms, which hits are derived facts)] for every question with evidence, the modes
     taking turns question by question (the machine's drift hits each alike); query vectors cached."""
     out: dict[str, list[tuple]] = {name: [] for name in services}
     for sample, by_memory in zip(samples, maps):
@@ -93,7 +93,8 @@ def ask_all(services: dict[str, MemoryService], samples: list[Sample], maps: lis
                 with Timer() as t:
                     hits = recall(svc, req, ASK).results
                 ranked = [by_memory.get(h.id) or by_memory.get(h.source_memory_id or "", []) for h in hits]
-                out[name].append((q, metrics.score(ranked, q.evidence, q.category), ranked, t.ms))
+                out[name].append((q, metrics.score(ranked, q.evidence, q.category), ranked, t.ms,
+                                  [h.source_memory_id is not None for h in hits]))
     return out
 
 
@@ -122,12 +123,13 @@ def main() -> None:
         print("| mode | " + " | ".join(cats) + " | p50 ms | p95 ms |")
         print("|---|" + "---:|" * (len(cats) + 2))
         for name, rows in asked.items():
-            by_cat = metrics.aggregate([s for _, s, _, _ in rows])
-            ms = summary([m for *_, m in rows])
+            by_cat = metrics.aggregate([s for _, s, *_ in rows])
+            ms = summary([m for *_, m, _ in rows])
             print(f"| {name} | " + " | ".join(f"{by_cat[c]['R@10']:.3f}" if c in by_cat else "" for c in cats)
                   + f" | {ms['p50']:.1f} | {ms['p95']:.1f} |")
             dump.setdefault(file.stem, {})[name] = [
-                {"q": q.question, "cat": q.category, "gold": sorted(q.evidence), "ranked": ranked} for q, _, ranked, _ in rows]
+                {"q": q.question, "cat": q.category, "gold": sorted(q.evidence), "ranked": ranked, "facts": facts}
+                for q, _, ranked, _, facts in rows]
     if args.dump:
         args.dump.write_text(json.dumps(dump))
 
