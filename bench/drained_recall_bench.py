@@ -1,0 +1,119 @@
+"""`python -m bench.drained_recall_bench`: recall over HTTP on a drained store of conversation turns
+(their derived facts included), with bridges on and off, beside the in-process floor, in one run.
+
+    .venv/bin/python -m bench.drained_recall_bench                 # 10,000 turns; ~6 min the first time
+    .venv/bin/python -m bench.drained_recall_bench --turns 20000 --queries 500
+
+The store (bench/.data/drained-<turns>, kept for the next run): real-length turns of signet_eval.turns
+(seed 5, ten conversations, one private agent each) remembered in process, then drained through
+`signet up` (API + Dagster: extraction, decisions, graph, hints) until no job is pending. Queries: the
+first eight words of randomly chosen turns, asked as their conversation's agent. Two `signet serve`
+processes on that store (bridges on: the default; off: `search.bridgeWeight` 0) are asked query by query
+in turn over keep-alive clients, then the same queries in process (query vectors cached: the floor).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from bench.stats import Timer, summary
+from signet_eval import turns
+from signet_eval.harness import wait_drained
+from signet_eval.server import ApiServer
+from signet_pipeline.config import load_settings
+from signet_pipeline.models import RecallRequest, RememberRequest
+from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.service import MemoryService
+from signet_pipeline.write.remember import remember_many
+
+ROOT = Path(__file__).parent / ".data"
+
+
+def drained_store(count: int, seed: int) -> Path:
+    ws = ROOT / f"drained-{count}"
+    if (ws / "drained").exists():
+        return ws
+    ws.mkdir(parents=True, exist_ok=True)
+    svc = MemoryService(load_settings(ws))
+    try:
+        remember_many(svc, [RememberRequest(**b) for b in turns.remember_bodies(count, seed)])
+    finally:
+        svc.close()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ApiServer(ws, Path(tmp) / "up.log", with_dagster=True)
+        server.start()
+        try:
+            with httpx.Client(base_url=server.base_url, timeout=120) as client:
+                print(f"{count:,} turns drained in {wait_drained(client):.0f} s through signet up")
+        finally:
+            server.stop()
+    (ws / "drained").touch()
+    return ws
+
+
+def queries(count: int, seed: int, n: int) -> list[dict]:
+    rng = random.Random(seed + 1)
+    found = turns.turns(count, seed)
+    return [{"query": " ".join(t.text.split()[:8]), "agentId": t.agent_id, "limit": 10}
+            for t in rng.sample(found, n)]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=10_000)
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--queries", type=int, default=300)
+    args = parser.parse_args()
+    ws = drained_store(args.turns, args.seed)
+    asked = queries(args.turns, args.seed, args.queries)
+    modes = {"bridges on (default)": {}, "bridges off": {"SIGNET_SEARCH__BRIDGE_WEIGHT": "0"}}
+    times: dict[str, list[float]] = {f"HTTP, {m}": [] for m in modes}
+    with tempfile.TemporaryDirectory() as tmp:
+        servers = {m: ApiServer(ws, Path(tmp) / f"serve-{i}.log", env=env) for i, (m, env) in enumerate(modes.items())}
+        for server in servers.values():
+            server.start()
+        try:
+            clients = {m: httpx.Client(base_url=s.base_url, timeout=60) for m, s in servers.items()}
+            for body in asked[:20]:  # warm-up: the first reads of each word's counts, the models
+                for client in clients.values():
+                    client.post("/api/memory/recall", json=body).raise_for_status()
+            for body in asked:
+                for mode, client in clients.items():
+                    started = time.perf_counter()
+                    client.post("/api/memory/recall", json=body).raise_for_status()
+                    times[f"HTTP, {mode}"].append((time.perf_counter() - started) * 1000)
+        finally:
+            for server in servers.values():
+                server.stop()
+    svc = MemoryService(load_settings(ws))
+    try:
+        rows = svc.db.reader().execute("SELECT count(*), count(source_memory_id) FROM memories WHERE is_deleted = 0")
+        total, derived = next(iter(rows))
+        floor = times.setdefault("in process, bridges on", [])
+        for body in asked:
+            svc.embed_query(body["query"])
+        for body in asked:
+            with Timer() as t:
+                recall(svc, RecallRequest(**body), SEARCH)
+            floor.append(t.ms)
+    finally:
+        svc.close()
+    print(f"\n{args.turns:,} turns drained: {total:,} live memories, {derived:,} of them derived facts; "
+          f"{len(asked)} queries")
+    base = summary(floor)["p50"]
+    print("| path | p50 ms | p95 ms | p99 ms | p50 / in process |")
+    print("|---|---:|---:|---:|---:|")
+    for name, values in times.items():
+        s = summary(values)
+        p99 = sorted(values)[int(len(values) * 0.99) - 1]
+        print(f"| {name} | {s['p50']:.1f} | {s['p95']:.1f} | {p99:.1f} | {s['p50'] / base:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
