@@ -63,3 +63,16 @@ def test_a_fact_and_its_source_take_one_place(make_service):
                      "created_at, updated_at FROM memories WHERE id = ?", (source.id,))
     found = [h.id for h in recall(svc, RecallRequest(query="Dana nurse", limit=5, min_score=0)).results]
     assert len({source.id, "fact-1"} & set(found)) == 1
+
+
+def test_a_fact_sharing_no_word_with_the_question_leaves_its_place_to_the_source(make_service):
+    svc = make_service()
+    source = remember(svc, RememberRequest(content="Dana moved to Lyon last spring and works as a nurse there now."))
+    fact = remember(svc, RememberRequest(content="Dana is a nurse."))
+    with svc.db.write() as conn:  # as the pipeline derives it (its vector written like any memory's)
+        conn.execute("UPDATE memories SET source_memory_id = ?, type = 'fact', who = 'pipeline-v2' WHERE id = ?",
+                     (source.id, fact.id))
+    found = [h.id for h in recall(svc, RecallRequest(query="hospital job", limit=5, min_score=0), SEARCH).results]
+    assert fact.id not in found and source.id in found  # by meaning alone: the source speaks for it
+    found = [h.id for h in recall(svc, RecallRequest(query="Dana nurse", limit=5, min_score=0), SEARCH).results]
+    assert len({source.id, fact.id} & set(found)) == 1  # sharing words: the family's best stands for it

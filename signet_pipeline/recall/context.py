@@ -70,12 +70,19 @@ def replies(conn: apsw.Connection, anchors: list[Row]) -> dict[str, str]:
 
 
 def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: dict[str, Row], visible,
-                     derived_weight: float = 1.0) -> None:
+                     derived_weight: float = 1.0, *, query_has_words: bool = False) -> None:
     """A memory and the facts the pipeline derived from it compete as one result: the family's
     best-scoring member stands for it (with `source_memory_id` a fact still points at what was
     said) and the others leave the candidates, so one piece of evidence does not take several
     places. Facts of a source the reader cannot see, or that is gone, form a family of their own.
-    `visible(ids)` is the subset the reader's filter admits."""
+    `visible(ids)` is the subset the reader's filter admits.
+
+    When the query has words, a fact that shares none of them leaves the candidates: found by
+    meaning alone it is its source restated, shorter, and short texts sit close to short questions,
+    so such facts took the places of evidence turns (drained sets A and C, docs/benchmarks.md)."""
+    if query_has_words:
+        for mid in [mid for mid, c in fused.items() if mid in rows and rows[mid]["source_memory_id"] and not c.keyword]:
+            del fused[mid]
     roots = {mid: rows[mid]["source_memory_id"] or mid for mid in fused if mid in rows}
     for mid, root in roots.items():
         if root != mid:

@@ -369,7 +369,7 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
         bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg)
     if options.context and cfg.collapse_derived:
         context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
-                                 cfg.derived_weight)
+                                 cfg.derived_weight, query_has_words=terms is not None)
     watch.lap("context")
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
     ranked = rank(fused, limit=limit, min_score=min_score, graph_slots=graph_slots)
