@@ -53,6 +53,11 @@ def test_a_speaker_label_is_an_entity_when_the_speaker_talks_about_themselves():
     ("Every single day he steals socks.", []),  # closed-class words never name anything
     ("Felipe trains for the marathon.", ["Felipe"]),  # a name opening a sentence is followed by its verb
     ("Yesterday Marta moved to Porto.", ["Marta", "Porto"]),
+    ("Wait, really?", []),  # an opener set off by punctuation: an interjection, a one-word reply
+    ("Mood, honestly.", []),
+    ("Noted.", []),
+    ("Omar, my big brother, just moved to Taipei!", ["Omar", "Taipei"]),  # a comma and what the name is
+    ("Evening Emre! How was the trip?", ["Emre"]),  # a greeting is no part of the name
 ])
 def test_names_a_person_would_name(sentence, expected):
     assert names(sentence) == expected

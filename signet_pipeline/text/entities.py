@@ -32,6 +32,7 @@ exactly true right love wish hope guess oops yay welcome bye cheers agreed indee
 CALENDAR_WORDS = frozenset("""
 monday tuesday wednesday thursday friday saturday sunday mondays tuesdays wednesdays thursdays fridays
 saturdays sundays january february march april may june july august september october november december
+morning afternoon evening night
 """.split())
 # "Can't", "I'll", "We've", "Don't": a contraction is never a name (they led the mentions on real turns).
 _CONTRACTION = re.compile(r"[a-z]['\u2019](?:t|ll|ve|re|d|m)$", re.IGNORECASE)
@@ -40,9 +41,14 @@ _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 # Closed-class words the search's stop list keeps (they carry meaning there) but that never name anything.
 _NEVER_NAMES = frozenset("every last next still mine yours ours theirs hers many much several either neither another "
                          "whose lots".split())
-# A sentence's first word followed by one of these is a verb taking its object ("Take lots of photos",
-# "Grab me the address", "Bring it"), not a name: a name opening a sentence is followed by its verb.
+# A name opening a sentence is followed by its verb, or by a comma and what it is ("Omar, my big brother,
+# ..."). The first word is not a name when followed directly by an object ("Take lots of photos", "Grab
+# me the address": a verb), or set off by other punctuation ("Wait, really?", "Mood, honestly.", "Lovely.",
+# "Noted.": an interjection or a one-word reply). On the raw sentence: the tokens drop the punctuation.
 _OBJECTS = frozenset("me it him her them us you the a an my your his their our this that these those some lots".split())
+_OPENER_VERB = re.compile(r"^\W*[A-Za-z][\w'\u2019-]*\s+(?:%s)\b" % "|".join(sorted(_OBJECTS)), re.IGNORECASE)
+_OPENER_ALONE = re.compile(r"^\W*[A-Za-z][\w'\u2019-]*\s*(?:[.!?;:\u2026]|,(?!\s*(?:my|your|his|her|our|their|the|a|an)\b))",
+                           re.IGNORECASE)
 _LABEL = re.compile(r"^\s*([A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,3}):\s+(?=\S)")
 
 MIN_ENTITY_NAME = 4  # spec: shorter canonical names are rejected (initials, "AI", "Bob": too ambiguous)
@@ -86,6 +92,15 @@ def tokens(text: str) -> list[str]:
     return [_POSSESSIVE.sub("", w) for w in WORD.findall(text)]
 
 
+def sentence_spans(text: str) -> tuple[list[str], list[Span]]:
+    """The words of one sentence and its proper-noun spans, an opening verb or interjection left out."""
+    words = tokens(text)
+    spans = proper_spans(words)
+    if spans and spans[0].start == 0 and spans[0].end == 1 and (_OPENER_ALONE.match(text) or _OPENER_VERB.match(text)):
+        spans = spans[1:]
+    return words, spans
+
+
 def proper_spans(tokens: list[str]) -> list[Span]:
     """Runs of consecutive proper-noun tokens."""
     spans: list[Span] = []
@@ -95,8 +110,7 @@ def proper_spans(tokens: list[str]) -> list[Span]:
             j = i + 1
             while j < len(tokens) and is_proper(tokens[j], False):
                 j += 1
-            if not (i == 0 and j == 1 and len(tokens) > 1 and tokens[1].lower() in _OBJECTS):
-                spans.append(Span(i, j, " ".join(tokens[i:j])))
+            spans.append(Span(i, j, " ".join(tokens[i:j])))
             i = j
         else:
             i += 1
@@ -121,14 +135,13 @@ def names(sentence: str, speaker: str | None = None) -> list[str]:
     nice!" is about nothing)."""
     label, rest = split_label(sentence)
     label = label or speaker
-    found = ([label] if label and FIRST_PERSON.search(rest) else []) + [s.text for s in proper_spans(tokens(rest))]
+    found = ([label] if label and FIRST_PERSON.search(rest) else []) + [s.text for s in sentence_spans(rest)[1]]
     return list(dict.fromkeys(n for n in found if len(canonical_name(n)) >= MIN_ENTITY_NAME))
 
 
 def triples(sentence: str) -> list[tuple[str, str, str]]:
     """(proper-noun span, short lowercase verb phrase, proper-noun span) within one sentence."""
-    words = tokens(split_label(sentence)[1])
-    spans = proper_spans(words)
+    words, spans = sentence_spans(split_label(sentence)[1])
     found = []
     for a, b in zip(spans, spans[1:]):
         gap = words[a.end:b.start]
