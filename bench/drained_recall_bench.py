@@ -24,7 +24,7 @@ import httpx
 
 from bench.stats import Timer, summary
 from signet_eval import turns
-from signet_eval.harness import wait_drained
+from signet_eval.harness import drain_through_up
 from signet_eval.server import ApiServer
 from signet_pipeline.config import load_settings
 from signet_pipeline.models import RecallRequest, RememberRequest
@@ -45,14 +45,7 @@ def drained_store(count: int, seed: int) -> Path:
         remember_many(svc, [RememberRequest(**b) for b in turns.remember_bodies(count, seed)])
     finally:
         svc.close()
-    with tempfile.TemporaryDirectory() as tmp:
-        server = ApiServer(ws, Path(tmp) / "up.log", with_dagster=True)
-        server.start()
-        try:
-            with httpx.Client(base_url=server.base_url, timeout=120) as client:
-                print(f"{count:,} turns drained in {wait_drained(client):.0f} s through signet up")
-        finally:
-            server.stop()
+    print(f"{count:,} turns drained in {drain_through_up(ws):.0f} s through signet up (start included)")
     (ws / "drained").touch()
     return ws
 

@@ -17,17 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import shutil
-import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-import httpx
 
 from bench.stats import Timer, summary
 from signet_eval import metrics
-from signet_eval.harness import K_MAX, _agent, wait_drained
+from signet_eval.harness import K_MAX, _agent, drain_through_up
 from signet_eval.locomo import Sample, load
-from signet_eval.server import ApiServer
 from signet_pipeline.config import load_settings
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.recall.search import SEARCH, RecallOptions, recall
@@ -67,14 +64,7 @@ def drained_copy(ws: Path) -> Path:
         return drained
     shutil.rmtree(drained, ignore_errors=True)
     shutil.copytree(ws, drained)
-    with tempfile.TemporaryDirectory() as tmp:
-        server = ApiServer(drained, Path(tmp) / "up.log", with_dagster=True)
-        server.start()
-        try:
-            with httpx.Client(base_url=server.base_url, timeout=120) as client:
-                print(f"{ws.name}: drained in {wait_drained(client):.0f} s through signet up")
-        finally:
-            server.stop()
+    print(f"{ws.name}: drained in {drain_through_up(drained):.0f} s through signet up (start included)")
     (drained / "drained").touch()
     return drained
 

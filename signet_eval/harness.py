@@ -92,6 +92,21 @@ def wait_drained(client: httpx.Client, timeout_s: float = 3600) -> float:
     raise TimeoutError(f"the pipeline did not drain its queue in {timeout_s:.0f} s")
 
 
+def drain_through_up(workspace: Path) -> float:
+    """Run `signet up` (API + Dagster) on a workspace until no pipeline job is pending or leased, then
+    stop it; seconds from the start to an empty queue."""
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        server = ApiServer(workspace, Path(tmp) / "up.log", with_dagster=True)
+        server.start()
+        try:
+            with httpx.Client(base_url=server.base_url, timeout=120) as client:
+                wait_drained(client)
+        finally:
+            server.stop()
+    return time.perf_counter() - started
+
+
 def run(file: Path, *, url: str | None = None, out: Path | None = None, workers: int = 4,
         alphas: list[float] | None = None, min_scores: list[float] | None = None, hints: bool = False,
         pipeline: bool = False, log=print, progress: Callable[[str, int, int], None] | None = None) -> dict:
