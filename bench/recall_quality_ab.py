@@ -20,7 +20,6 @@ import shutil
 from collections import defaultdict
 from pathlib import Path
 
-
 from bench.stats import Timer, summary
 from signet_eval import metrics
 from signet_eval.harness import K_MAX, _agent, drain_through_up
@@ -70,8 +69,9 @@ def drained_copy(ws: Path) -> Path:
 
 
 def ask_all(services: dict[str, MemoryService], samples: list[Sample], maps: list[dict[str, list[str]]]) -> dict:
-    """mode -> [(question, scored, ranked dia_ids, ms, which hits are derived facts)] for every question with evidence, the modes
-    taking turns question by question (the machine's drift hits each alike); query vectors cached."""
+    """mode -> [(question, scored, ranked dia_ids, ms, which hits are derived facts)] for every question
+    with evidence, the modes taking turns question by question (the machine's drift hits each alike);
+    query vectors cached."""
     out: dict[str, list[tuple]] = {name: [] for name in services}
     for sample, by_memory in zip(samples, maps):
         for q in sample.questions:

@@ -38,31 +38,28 @@ def add_bridges(conn: apsw.Connection, fused: dict[str, Candidate], named: set[s
     Returns how many memories were lifted."""
     anchors = sorted(fused.items(), key=lambda kv: -kv[1].score)[:cfg.bridge_anchors]
     linked = graph_store.linked_entities(conn, [mid for mid, _ in anchors])
-    bridge_score: dict[str, float] = {}
-    bridge_from: dict[str, str] = {}
-    for mid, candidate in anchors:  # best anchor first: an entity keeps its best anchor's score
+    bridges: dict[str, tuple[float, str]] = {}  # entity id -> (its best anchor's score, that anchor)
+    for mid, candidate in anchors:  # best anchor first
         if candidate.keyword < ANCHOR_MIN_COVERAGE:
             continue
         for entity_id, mentions in linked.get(mid, []):
             if entity_id not in named and 2 <= mentions <= cfg.bridge_max_mentions:
-                bridge_score.setdefault(entity_id, candidate.score)
-                bridge_from.setdefault(entity_id, mid)
-    if not bridge_score:
+                bridges.setdefault(entity_id, (candidate.score, mid))
+    if not bridges:
         return 0
-    reached = graph_store.mentions_by_entity(conn, list(bridge_score), cfg.bridge_max_mentions)
+    reached = graph_store.mentions_by_entity(conn, list(bridges), cfg.bridge_max_mentions)
     joined = join([mid for mids in reached.values() for mid in mids if mid not in fused])
     lifted = 0
     for entity_id, mids in reached.items():
-        own = {mid: fused.get(mid) or joined.get(mid) for mid in mids if mid != bridge_from[entity_id]}
-        own = {mid: c for mid, c in own.items() if c is not None}
+        anchor_score, anchor = bridges[entity_id]
+        own = {mid: c for mid in mids if mid != anchor and (c := fused.get(mid) or joined.get(mid)) is not None}
         if not own:
             continue
         best = max(own, key=lambda mid: own[mid].score)
-        if own[best].score < MIN_OWN_SHARE * bridge_score[entity_id]:
+        if own[best].score < MIN_OWN_SHARE * anchor_score:
             continue  # reached only through the name: not about the question
         fused.setdefault(best, own[best])
-        target = bridge_score[entity_id] * cfg.bridge_weight
-        if fused[best].score < target:
-            fused[best].score = target
+        if fused[best].score < anchor_score * cfg.bridge_weight:
+            fused[best].score = anchor_score * cfg.bridge_weight
             lifted += 1
     return lifted
