@@ -2,5 +2,5 @@
 the sqlite-vec backend, single remember() calls and the HTTP API.
 
 Run it with `.venv/bin/python -m bench` (see `--help`). Results are written up in
-docs/benchmarks.md.
+docs/BENCHMARKS.md.
 """

@@ -2,7 +2,7 @@
 bench's cached store: hints generated for every memory with the configured extraction provider
 (rules by default; throughput reported), then recall with hints on vs off, alternating query by
 query in one process (alternation cancels the machine's drift). Quality effect: `signet eval
-locomo FILE --hints` vs without (docs/benchmarks.md).
+locomo FILE --hints` vs without (docs/BENCHMARKS.md).
 """
 
 from __future__ import annotations

@@ -199,7 +199,7 @@ def quality_lines(results: dict) -> list[str]:
 
 
 def markdown(headers: list[str], lines: list[list]) -> str:
-    """A Markdown table (what docs/benchmarks.md holds), numbers right-aligned."""
+    """A Markdown table (what docs/BENCHMARKS.md holds), numbers right-aligned."""
     align = ["---:" if lines and isinstance(lines[0][i], int | float) else "---" for i in range(len(headers))]
     out = ["| " + " | ".join(headers) + " |", "|" + "|".join(align) + "|"]
     out += ["| " + " | ".join(f"{c:,}" if isinstance(c, int) else str(c) for c in r) + " |" for r in lines]

@@ -43,7 +43,7 @@ class SearchConfig(Section):
     # Hubness correction of cosines (recall/hubness.py): 0 disables; neighbours compared per candidate.
     hub_penalty: float = Field(1.0, ge=0.0, le=10.0, validation_alias=AliasChoices("hub_penalty", "hubPenalty"))
     hub_neighbours: int = Field(10, ge=1, le=100, validation_alias=AliasChoices("hub_neighbours", "hubNeighbours"))
-    # Conversation-aware ranking (recall/context.py; measured in docs/benchmarks.md); 0 turns it off.
+    # Conversation-aware ranking (recall/context.py; measured in docs/BENCHMARKS.md); 0 turns it off.
     temporal_weight: float = Field(0.1, ge=0.0, le=1.0,
                                    validation_alias=AliasChoices("temporal_weight", "temporalWeight"))
     reply_weight: float = Field(0.85, ge=0.0, le=1.0, validation_alias=AliasChoices("reply_weight", "replyWeight"))
@@ -57,7 +57,7 @@ class SearchConfig(Section):
     # A memory and its derived facts compete as one result (recall/context.py).
     collapse_derived: bool = Field(True, validation_alias=AliasChoices("collapse_derived", "collapseDerived"))
     # A derived fact counts at this share of its score: 1.0 was best on one set, 0.9 on the other;
-    # 0.95 keeps the pipeline's work a gain on both (docs/benchmarks.md).
+    # 0.95 keeps the pipeline's work a gain on both (docs/BENCHMARKS.md).
     derived_weight: float = Field(0.95, ge=0.0, le=1.0, validation_alias=AliasChoices("derived_weight", "derivedWeight"))
     # BLAS threads for the vector search (0 = leave the library default). One is best when the
     # vector leg runs beside FTS5 and requests run in parallel on few cores.

@@ -63,7 +63,7 @@ class ExtractionConfig(Section):
 
 class GraphConfig(Section):
     """Legacy graph boost (used when traversal finds no focal entity). Spec default weight 0.15;
-    ours is 0: it lowered R@5/R@10 on the LoCoMo-format eval (docs/benchmarks.md)."""
+    ours is 0: it lowered R@5/R@10 on the LoCoMo-format eval (docs/BENCHMARKS.md)."""
 
     enabled: bool = True
     boost_weight: float = Field(0.0, ge=0.0, le=1.0)
@@ -76,7 +76,7 @@ class TraversalConfig(Section):
     enabled: bool = True
     # The walk is how the memories of the people and things a query names become candidates: wider
     # than the spec's 10 x 20 / 50 it lifted R@10 on both generated sets (+0.033 / +0.024; it saturates
-    # at 100 memories; docs/benchmarks.md).
+    # at 100 memories; docs/BENCHMARKS.md).
     max_aspects_per_entity: int = Field(20, ge=1, le=100)
     max_attributes_per_aspect: int = Field(60, ge=1, le=500)
     max_dependency_hops: int = Field(30, ge=0, le=500)
@@ -90,7 +90,7 @@ class TraversalConfig(Section):
 
 class DampeningConfig(Section):
     """Post-fusion corrections (spec "Post-Fusion Dampening"), each toggleable. All off by
-    default: none helped on the LoCoMo-format eval (docs/benchmarks.md) — gravity changed nothing
+    default: none helped on the LoCoMo-format eval (docs/BENCHMARKS.md) — gravity changed nothing
     (the coverage score already covers it), resolution cost R@5, hub cost R@5-R@25 slightly and
     ~1 ms per recall."""
 
@@ -180,7 +180,7 @@ class HintsConfig(Section):
     """Prospective indexing (spec "Prospective Indexing (Hints)"): questions a memory would answer,
     generated after the write and searched beside the content (max-merged, never added). On by
     default, unlike the spec: with the rules provider it lifted LoCoMo-format R@10 0.785 -> 0.800
-    for +1.3 ms of recall at 10k (docs/benchmarks.md, docs/decisions.md)."""
+    for +1.3 ms of recall at 10k (docs/BENCHMARKS.md, docs/decisions.md)."""
 
     enabled: bool = True
     max: int = Field(5, ge=1, le=20, description="hints generated per memory")

@@ -9,7 +9,7 @@ that share the question's words start a bridge, and only a memory with some scor
 lifted (the two constants below). An entity
 mentioned in more than `search.bridgeMaxMentions` memories is a hub (a speaker, the user) and
 bridges nothing; the same bound caps the rows read, so a bridge costs a few indexed lookups.
-Measured per category on three evaluation sets in docs/benchmarks.md.
+Measured per category on three evaluation sets in docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations

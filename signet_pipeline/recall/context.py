@@ -1,6 +1,6 @@
 """Conversation-aware ranking: signals a bag-of-words-and-vectors score cannot see. Each was kept
 for gaining on two independently generated evaluation sets and costing on neither
-(docs/benchmarks.md); a speaker prior and a second keyword round on names the best hits mention
+(docs/BENCHMARKS.md); a speaker prior and a second keyword round on names the best hits mention
 were measured and dropped (no gain on either).
 
 - When: a question about when something happened is answered by a memory that says when
@@ -79,7 +79,7 @@ def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: d
 
     When the query has words, a fact that shares none of them leaves the candidates: found by
     meaning alone it is its source restated, shorter, and short texts sit close to short questions,
-    so such facts took the places of evidence turns (drained sets A and C, docs/benchmarks.md)."""
+    so such facts took the places of evidence turns (drained sets A and C, docs/BENCHMARKS.md)."""
     if query_has_words:
         for mid in [mid for mid, c in fused.items() if mid in rows and rows[mid]["source_memory_id"] and not c.keyword]:
             del fused[mid]

@@ -2,7 +2,7 @@
 default: the top N results are re-scored 0.7 x score + 0.3 x full-content cosine with the query,
 a result without a stored vector keeps its score, the tail is untouched. Past the deadline or on
 any error the original order stands. Recall already scores every candidate on its cosine, so
-this mostly re-weights what is there (docs/benchmarks.md has the measurement).
+this mostly re-weights what is there (docs/BENCHMARKS.md has the measurement).
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ class VectorLeg:
 def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> VectorLeg:
     started = time.perf_counter()
     # Read your writes without waiting for the write-behind embedder: the agent's own unwritten
-    # memories are embedded with the query in one call (recall under write load, docs/benchmarks.md).
+    # memories are embedded with the query in one call (recall under write load, docs/BENCHMARKS.md).
     own = svc.embed_behind.unwritten(flt.agent_id) if svc.embed_behind is not None else None
     if own:
         query_vec, *vectors = svc.embedder.embed([query, *own.values()])

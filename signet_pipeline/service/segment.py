@@ -9,7 +9,7 @@ Vectors are float32, or, where the sign-bit prefilter serves, int8 with a scale 
 quarter of the memory; converted to float32 before the product). int8 alone reorders near ties:
 at 1M it kept 0.964 of the exact top 10 at 8,000 candidates where float32 kept 0.985, so the
 index rescores the best of them with the stored vectors (service/vectors.py), which gives back
-0.985 from the best 20 on (docs/benchmarks.md). float16 kept 0.985 alone, but at twice the memory
+0.985 from the best 20 on (docs/BENCHMARKS.md). float16 kept 0.985 alone, but at twice the memory
 and a slower conversion.
 """
 

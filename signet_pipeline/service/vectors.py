@@ -20,7 +20,7 @@ is 1.5 GB of float32 to stream: ~100 ms on two cores), so a query ranks every ro
 distance over its sign bits (48 bytes at 384 dimensions, ~8 ms at 1M), scores the
 `prefilter_candidates` nearest from the segment's int8 copy in float32, and rescores the best of
 those with the stored vectors: a candidate set that holds nearly all of the exact top k
-(docs/benchmarks.md), for a quarter of float32's memory.
+(docs/BENCHMARKS.md), for a quarter of float32's memory.
 
 `SqliteVecIndex` answers the same calls with vec0's float32 copy, kept for `search.vectorBackend:
 sqlite-vec`: the portable path and the benchmark's comparison point.

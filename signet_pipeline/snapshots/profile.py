@@ -1,7 +1,7 @@
 """What a snapshot holds, as tables a person reads: memories per agent and type, growth per
 month, the most used tags, entities per type and history events. DuckDB computes them straight
 from the snapshot's files (columnar, both cores, no SQLite reader held), so profiling the backup
-costs the live store nothing (docs/benchmarks.md compares it with the same SQL on SQLite)."""
+costs the live store nothing (docs/BENCHMARKS.md compares it with the same SQL on SQLite)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ counted and ends the cycle; the next one retries.
 
 A Dagster run costs seconds to launch, so one run is many cycles: it loops over batches until
 MAX_ROWS (5,000) memories or TIME_BUDGET_S (120 s), whichever comes first. With the ONNX embedder
-that is ~5-10 s of work per run (docs/benchmarks.md), so a model switch over 100k memories takes
+that is ~5-10 s of work per run (docs/BENCHMARKS.md), so a model switch over 100k memories takes
 about 20 runs; an HTTP embedder at ~20 ms per call stops on the time budget instead.
 Memories sharing a hash share one vector: each hash is embedded once.
 """

@@ -13,7 +13,7 @@ lane drains the hints queue at the same time, so hint calls overlap extraction c
 keeps extraction.concurrency calls in flight) instead of waiting for the extract queue to empty;
 the rules provider is CPU-bound Python and keeps one lane. Measured on a 2,000-memory
 backlog through `signet up`, one run per queue launched 9 runs whose start-up (a process, imports,
-the store and the embedder: ~3-5 s of CPU each) starved the extraction run; see docs/benchmarks.md.
+the store and the embedder: ~3-5 s of CPU each) starved the extraction run; see docs/BENCHMARKS.md.
 
 `reextracted_facts`: the operator's backfill; daily partitions by memory created_at run the same
 steps over stored memories after a model or prompt change; re-running is idempotent.
