@@ -95,3 +95,20 @@ def test_a_memory_md_of_the_largest_size_allowed_fits_in_a_request(client):
     body = json.dumps({"content": "\U0001F600" * 200_000})  # 12 bytes each (\ud83d\ude00): 2.4 MB, over 1 MiB
     answer = client.post("/api/hooks/synthesis/complete", content=body, headers={"content-type": "application/json"})
     assert answer.json() == {"success": True}
+
+
+@pytest.mark.parametrize("method", ["patch", "delete"])
+def test_patch_and_delete_declare_the_success_their_answers_carry(client, method):
+    """The OpenCode and OpenClaw tools read `success`; a generated client reads the schema."""
+    ref = operation(client, method, "/api/memory/{memory_id}")["responses"]["200"]["content"]["application/json"]
+    name = ref["schema"]["$ref"].rsplit("/", 1)[1]
+    declared = client.app.openapi()["components"]["schemas"][name]["properties"]
+    assert {"success", "id", "status"} <= declared.keys()
+    memory = remember(client, "The staging box moves to Frankfurt")
+    if method == "patch":
+        answer = client.patch(f"/api/memory/{memory['id']}", json={"content": "It moves to Paris", "reason": "r"})
+    else:
+        answer = client.delete(f"/api/memory/{memory['id']}", params={"reason": "moved"})
+    body = answer.json()
+    assert answer.status_code == 200 and body["success"] is True and set(body) <= declared.keys()
+    assert None not in body.values()  # unset fields are left out, as before

@@ -21,6 +21,7 @@ from signet_pipeline.mutations.models import (
     DeleteRequest,
     ForgetRequest,
     ModifyRequest,
+    MutationAnswer,
     PatchRequest,
     RecoverRequest,
 )
@@ -53,20 +54,21 @@ def forget_route(request: Request, body: ForgetRequest, svc: Service, who: Who) 
 
 
 @router.patch("/api/memory/{memory_id}", summary="Update a memory's content, type, tags, importance or pinned",
-              responses=errors(404, 409, 503))
-def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: Service, who: Who) -> dict[str, Any]:
+              response_model=MutationAnswer, response_model_exclude_none=True, responses=errors(404, 409, 503))
+def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: Service, who: Who) -> MutationAnswer:
     result = mutations.patch(svc, memory_id, body, reason=body.reason, actor=who, agent_id=reading_agent(request),
                              changed_by=body.changed_by, project_scope=project_scope(request))
-    return {"success": True, **result.model_dump(exclude_none=True)}
+    return MutationAnswer(**result.model_dump())
 
 
 @router.delete("/api/memory/{memory_id}", summary="Soft-delete a memory (recoverable for 30 days)",
-               responses=errors(404, 409, 503), openapi_extra=DELETE_REASON)
+               response_model=MutationAnswer, response_model_exclude_none=True, responses=errors(404, 409, 503),
+               openapi_extra=DELETE_REASON)
 def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
                  body: Annotated[DeleteBody | None, Body()] = None,
                  reason: Annotated[str | None, Query(min_length=1, max_length=1000, include_in_schema=False)] = None,
                  force: bool | None = None,
-                 if_version: Annotated[int | None, Query(ge=1)] = None) -> dict[str, Any]:
+                 if_version: Annotated[int | None, Query(ge=1)] = None) -> MutationAnswer:
     given = body or DeleteBody()
     merged = {"reason": given.reason or reason, "force": given.force if given.force is not None else bool(force),
               "if_version": given.if_version or if_version}
@@ -76,7 +78,7 @@ def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
     req = DeleteRequest(**merged)
     deleted = mutations.delete(svc, memory_id, req, actor=who, agent_id=reading_agent(request),
                                project_scope=project_scope(request))
-    return {"success": True, **deleted.model_dump(exclude_none=True)}
+    return MutationAnswer(**deleted.model_dump())
 
 
 @router.post("/api/memory/{memory_id}/recover", summary="Restore a soft-deleted memory within the retention window",

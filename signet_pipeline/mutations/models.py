@@ -140,3 +140,11 @@ class MutationResult(BaseModel):
     embedded: bool | None = None
     retentionDays: int | float | None = None
     error: str | None = None
+
+
+class MutationAnswer(MutationResult):
+    """PATCH and DELETE /api/memory/{id}: the result with `success` (true whenever the mutation
+    applied; a refused one answers an error instead), which the OpenCode and OpenClaw memory tools
+    read to report an edit as done."""
+
+    success: bool = True
