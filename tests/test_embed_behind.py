@@ -6,13 +6,15 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
+import apsw
 import pytest
 
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
-from signet_pipeline.models import RememberRequest
+from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.embeddings.base import EmbeddingProvider
+from signet_pipeline.recall.search import recall as recall_memories
 from signet_pipeline.store.db import scalar
 from signet_pipeline.write.remember import remember_many
 
@@ -134,6 +136,57 @@ def test_a_recall_finds_its_own_unwritten_memory_by_meaning_without_waiting(make
         assert mine["id"] not in {h["id"] for h in other}  # another agent's private memory stays private
         stepped.steps.release()
         assert svc.embed_behind.settle() and vectors(svc) == 1
+
+
+def test_a_recall_with_many_unwritten_does_not_wait_for_their_commit(make_service, embedder):
+    """One agent for many writers has more unwritten vectors than a recall embeds itself; while another
+    process (a pipeline run) holds the write lock, the embedded batch cannot commit, and the recall
+    scores it from the writer instead of waiting for the commit (it used to wait out the settle bound
+    and then miss the memories by meaning)."""
+    stepped = SteppedEmbedder(embedder)
+    svc = make_service(embedder_override=stepped)
+    holder = apsw.Connection(str(svc.db.path))
+    with TestClient(create_app(service=svc)) as client:
+        written = remember_many(svc, [RememberRequest(content=f"Note {i}: the boiler is serviced every October",
+                                                      agentId="ana") for i in range(6)], behind=True)
+        assert svc.embed_behind.unwritten("ana") is None  # too many to embed with the query
+        assert stepped.calls.acquire(timeout=10)  # the writer is about to embed them
+        holder.execute("BEGIN IMMEDIATE")  # the run's write transaction
+        try:
+            stepped.steps.release()  # embedded now; the commit waits for the lock
+            body = client.post("/api/memory/recall", json={"query": "heating maintenance schedule",
+                                                           "agentId": "ana"}).json()
+            assert vectors(svc) == 0  # answered while the vectors still wait for the write lock
+        finally:
+            holder.execute("ROLLBACK")
+    found = {h["id"]: h["source"] for h in body["results"]}
+    assert {r.id for r in written} <= set(found)
+    assert set(found.values()) <= {"vector", "hybrid"}  # no word shared with the query: by meaning
+    assert svc.embed_behind.settle() and vectors(svc) == 6
+
+
+def test_a_recall_embeds_the_waiting_vectors_itself_and_the_writer_writes_them(make_service, embedder):
+    """The writer is busy with an earlier batch; the recall takes the vectors still queued behind it
+    (its agent's and others'), embeds them with its query in one call and hands them back: the writer
+    writes them without embedding them again, and the recall waits for no batch after its own start."""
+    stepped = SteppedEmbedder(embedder)
+    svc = make_service(embedder_override=stepped)
+    writer = svc.embed_behind
+    remember_many(svc, [RememberRequest(content="The first note, in the writer's hands", agentId="ana")], behind=True)
+    assert stepped.calls.acquire(timeout=10)  # batch 1 is in flight
+    queued = [remember_many(svc, [RememberRequest(content=f"Note {i}: the boiler is serviced every October",
+                                                  agentId="ana")], behind=True)[0] for i in range(6)]
+    assert writer.unwritten("ana") is None
+    with ThreadPoolExecutor(1) as pool:
+        recall = pool.submit(recall_memories, svc, RecallRequest(query="heating maintenance schedule", agentId="ana"))
+        time.sleep(0.3)
+        assert not recall.done()  # waiting for batch 1, which it cannot take over
+        assert writer.unwritten("ana") is None and len(writer._ready) == 6  # the queue, embedded by the recall
+        stepped.steps.release()
+        found = {hit.id for hit in recall.result(timeout=10).results}
+    assert {m.id for m in queued} <= found
+    assert writer.settle(timeout=10) and vectors(svc) == 7
+    assert stepped.batches == [1]  # the writer embedded its own batch only
 
 
 def test_other_reads_wait_for_earlier_vectors_not_for_a_stream_of_later_ones(make_service, embedder):

@@ -116,12 +116,16 @@ def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) ->
     started = time.perf_counter()
     # Read your writes without waiting for the write-behind embedder: the agent's own unwritten
     # memories are embedded with the query in one call (recall under write load, docs/BENCHMARKS.md).
-    own = svc.embed_behind.unwritten(flt.agent_id) if svc.embed_behind is not None else None
+    writer = svc.embed_behind
+    own = writer.unwritten(flt.agent_id) if writer is not None else None
     if own:
         query_vec, *vectors = svc.embedder.embed([query, *own.values()])
         unwritten = {h: float(v @ query_vec) for h, v in zip(own, vectors)}
+    elif own is None and writer is not None:  # many (one agent for many writers): see embed_behind
+        query_vec, vectors = writer.embed_with_unwritten(query)
+        unwritten = {h: float(v @ query_vec) for h, v in vectors.items()}
     else:
-        query_vec, unwritten = svc.embed_query(query), ({} if own is not None else None)
+        query_vec, unwritten = svc.embed_query(query), {}
     embedded = time.perf_counter()
     found = vector_candidates(svc, query_vec, flt, pool, unwritten)
     return VectorLeg(query_vec, found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000)

@@ -6,9 +6,12 @@ concurrent remembers shares it) and stores the vectors in one short transaction.
 Reads that search vectors first wait until the vectors submitted before they started are written
 (MemoryService.vector_index, settle): a read right after a remember still finds the new memory by
 meaning, and under a steady stream of remembers it waits for the batches before it, not for the
-stream to stop. Recall does not wait at all: it embeds its agent's own unwritten memories with the
-query in one provider call (unwritten; recall/search.py), so the writer of a memory finds it by
-meaning at once while everyone else's recall costs what it costs unloaded. A crash before the vector is
+stream to stop. Recall does not wait for writes at all: it embeds its agent's own few unwritten
+memories with the query in one provider call (unwritten; recall/search.py), so the writer of a memory
+finds it by meaning at once; when its agent has more (one agent for many writers) it takes what came
+before it from this writer's queue, embeds it with the query and hands the vectors back to be written
+(embed_with_unwritten): it waits for no later batch, and for no commit, which can queue behind a
+pipeline run's write transaction (issue 26). A crash before the vector is
 written leaves the memory without one, which the embedding refresh stage looks for; a failing
 provider leaves it keyword-searchable, as a failed synchronous embedding did.
 """
@@ -17,9 +20,12 @@ from __future__ import annotations
 
 import logging
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
 from contextlib import nullcontext
 from contextvars import ContextVar
+from dataclasses import dataclass
+
+import numpy as np
 
 from signet_pipeline import analytics
 from signet_pipeline.errors import ProviderError
@@ -53,10 +59,13 @@ class EmbeddingWriter:
                  reads_first: ReadsFirst | None = None):
         self.db, self.embedder, self.batch, self.reads_first = db, embedder, batch, reads_first
         self._pending: dict[str, _Item] = {}  # by content hash, in submission order
+        self._claimed: dict[str, _Item] = {}  # taken by recalls, which embed them with their query
+        self._ready: dict[str, tuple[_Item, np.ndarray]] = {}  # what those recalls embedded, to write
         self._writing: dict[str, _Item] = {}  # the batch being embedded and written
+        self._embedded: dict[str, np.ndarray] = {}  # that batch's vectors once embedded, until committed
         self._submitted = 0  # sequence number of the latest submission
         self._written = 0  # every submission up to this one is written (or given up on)
-        self._busy = False
+        self._embedded_upto = 0  # every submission up to this one is embedded (or given up on)
         self._closed = False
         self._cond = threading.Condition()
         self._thread = threading.Thread(target=self._run, name="signet-embed-behind", daemon=True)
@@ -69,21 +78,20 @@ class EmbeddingWriter:
             for memory_id, content_hash, text, agent_id in items:
                 # A hash already waiting keeps its earlier number: written then, it covers this one.
                 self._pending.setdefault(content_hash, _Item(text, memory_id, agent_id, self._submitted))
-            if not self._pending and not self._busy:
-                self._written = self._submitted  # nothing new to write (every item already waiting)
-            self._cond.notify_all()
+            self._progressed()
 
     @property
     def pending(self) -> bool:
         """Whether vectors are waiting or being written (a read without the lock: a hint)."""
-        return bool(self._pending) or self._busy
+        return bool(self._pending or self._claimed or self._ready or self._writing)
 
     def unwritten(self, agent_id: str) -> dict[str, str] | None:
         """The agent's memories whose vectors are not written yet (content hash -> text), or None
         when there are more than UNWRITTEN_MAX (then settle instead)."""
         with self._cond:
-            own = {h: item.text for items in (self._writing, self._pending) for h, item in items.items()
+            own = {h: item.text for items in (self._writing, self._pending, self._claimed) for h, item in items.items()
                    if item.agent_id == agent_id}
+            own.update((h, item.text) for h, (item, _) in self._ready.items() if item.agent_id == agent_id)
         return own if len(own) <= UNWRITTEN_MAX else None
 
     def begin_read(self) -> None:
@@ -94,15 +102,64 @@ class EmbeddingWriter:
     def settle(self, timeout: float = SETTLE_TIMEOUT_S) -> bool:
         """Wait until every vector submitted before this call (or before begin_read in this context)
         is written or given up on; later submissions are not waited for. False on timeout."""
-        target = _read_started_at.get()
-        if target is None:
-            target = self._submitted
+        return self._wait_for(lambda: self._written, timeout)
+
+    def embed_with_unwritten(self, text: str, timeout: float = SETTLE_TIMEOUT_S) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+        """Embed `text` (a recall's query), and every vector submitted before this read began and
+        not yet written, without waiting for their commit, which can queue behind another process's
+        write transaction: those still waiting for this writer (up to a batch) are taken from it and
+        embedded in the same provider call, then handed back to be written; the batch in hand is
+        waited for until it is embedded. Returns the text's vector and every vector embedded and not
+        committed yet (content hash -> vector, any agent's: the caller filters). Whatever was
+        committed before is in the store, where the index finds it."""
+        target = self._target()
         with self._cond:
-            if self._written >= target:
+            mine = {h: item for h, item in self._pending.items() if item.seq <= target}
+            if len(mine) > self.batch:  # a bulk load: its batches are the writer's
+                mine = {}
+            for h in mine:
+                self._claimed[h] = self._pending.pop(h)
+        try:
+            vector, *vectors = self.embedder.embed([text, *(item.text for item in mine.values())])
+        except BaseException:
+            with self._cond:  # back to the writer, which will try them itself
+                for h, item in mine.items():
+                    self._pending.setdefault(h, self._claimed.pop(h, item))
+                self._progressed()
+            raise
+        with self._cond:
+            for (h, item), v in zip(mine.items(), vectors):
+                self._claimed.pop(h, None)
+                self._ready[h] = (item, v)
+            self._progressed()
+        self._wait_for(lambda: self._embedded_upto, timeout)
+        with self._cond:
+            return vector, {**self._embedded, **{h: v for h, (_, v) in self._ready.items()}}
+
+    def _target(self) -> int:
+        target = _read_started_at.get()
+        return self._submitted if target is None else target
+
+    def _wait_for(self, progress: Callable[[], int], timeout: float) -> bool:
+        target = self._target()
+        with self._cond:
+            if progress() >= target:
                 return True
         # A recall in flight waiting here must not hold this writer back (reads_first).
         with self.reads_first.settling() if self.reads_first is not None else nullcontext(), self._cond:
-            return self._cond.wait_for(lambda: self._written >= target, timeout)
+            return self._cond.wait_for(lambda: progress() >= target, timeout)
+
+    def _progressed(self) -> None:
+        """After any change of state, under the lock: how far submissions are embedded and written,
+        and wake whoever waits on it."""
+        def oldest(*groups) -> int:
+            seqs = [item.seq for group in groups for item in group]
+            return min(seqs) - 1 if seqs else self._submitted
+        unembedded = [] if self._embedded else self._writing.values()
+        self._embedded_upto = oldest(self._pending.values(), self._claimed.values(), unembedded)
+        self._written = oldest(self._pending.values(), self._claimed.values(), self._writing.values(),
+                               (item for item, _ in self._ready.values()))
+        self._cond.notify_all()
 
     def close(self, timeout: float = 30.0) -> None:
         """Write what is pending, then stop the thread."""
@@ -114,34 +171,44 @@ class EmbeddingWriter:
     def _run(self) -> None:
         while True:
             with self._cond:
-                self._cond.wait_for(lambda: self._pending or self._closed)
-                if not self._pending:
+                # Vectors a recall is embedding are written when it hands them back, even at close.
+                self._cond.wait_for(lambda: self._pending or self._ready or (self._closed and not self._claimed))
+                if not (self._pending or self._ready):
                     return
-            if self.reads_first is not None:
+            if self.reads_first is not None and not self._ready:
                 self.reads_first.yield_to_reads(embedder=True)  # a batch can wait for the recall in flight
             with self._cond:
-                hashes = list(self._pending)[:self.batch]
-                self._writing = {h: self._pending.pop(h) for h in hashes}
-                self._busy = True
+                if self._ready:  # embedded by recalls: only the write is left
+                    self._writing = {h: item for h, (item, _) in self._ready.items()}
+                    self._embedded = {h: v for h, (_, v) in self._ready.items()}
+                    self._ready = {}
+                else:
+                    self._writing = {h: self._pending.pop(h) for h in list(self._pending)[:self.batch]}
+                if not self._writing:  # recalls took what was pending meanwhile
+                    continue
             try:
                 self._embed_and_write(self._writing)
             except Exception:  # noqa: BLE001 - the thread must survive; the refresh stage covers the rows
                 log.exception("write-behind embedding of %d memories failed", len(self._writing))
             finally:
                 with self._cond:
-                    self._busy, self._writing = False, {}
-                    # Batches leave in submission order: everything before the oldest still waiting is done.
-                    self._written = min((item.seq for item in self._pending.values()), default=self._submitted + 1) - 1
-                    self._cond.notify_all()
+                    self._writing, self._embedded = {}, {}
+                    self._progressed()
 
     def _embed_and_write(self, batch: dict[str, _Item]) -> None:
         hashes = list(batch)
-        try:
-            vectors = self.embedder.embed([batch[h].text for h in hashes])  # outside any transaction
-        except ProviderError as exc:
-            log.warning("embedding failed for %d memories, kept keyword-only until refreshed: %s", len(hashes), exc)
-            analytics.record_errors(self.db, [analytics.embedding_failure(exc, texts=len(hashes))])
-            return
+        if self._embedded:  # a recall embedded them
+            vectors = [self._embedded[h] for h in hashes]
+        else:
+            try:
+                vectors = self.embedder.embed([batch[h].text for h in hashes])  # outside any transaction
+            except ProviderError as exc:
+                log.warning("embedding failed for %d memories, kept keyword-only until refreshed: %s", len(hashes), exc)
+                analytics.record_errors(self.db, [analytics.embedding_failure(exc, texts=len(hashes))])
+                return
+            with self._cond:  # recalls may score these before the commit below gets the write lock
+                self._embedded = dict(zip(hashes, vectors))
+                self._progressed()
         model, now = self.embedder.model, now_iso()
         with self.db.write() as conn:
             live = mem_store.live_hashes(conn, hashes)  # edited or forgotten meanwhile: no vector
