@@ -1,6 +1,6 @@
 """dagster.yaml as this workspace's Dagster processes read it: the shipped file (run queue, monitoring,
 retention) plus what the `dagster.*` settings choose: where Dagster keeps runs, events and schedules
-(`storage: sqlite | postgres`) and what starts each run (`runLauncher`). docs/scaling.md says when to
+(`storage: sqlite | postgres`) and what starts each run (`runLauncher`). docs/SCALING.md says when to
 choose what.
 
 The PostgreSQL URL carries a password, so it is never written: dagster.yaml reads it from the
@@ -122,7 +122,7 @@ def render(settings: Settings) -> str:
     clash = sorted(set(RENDERED) & set(yaml.safe_load(shipped) or {}))
     if clash:  # YAML would let the later key win silently
         raise ConfigError(f"the shipped dagster.yaml sets {', '.join(clash)}: the dagster.* settings own them")
-    return (shipped.rstrip("\n") + "\n# From the dagster.* settings (signet_cli/dagster_config.py, docs/scaling.md).\n"
+    return (shipped.rstrip("\n") + "\n# From the dagster.* settings (signet_cli/dagster_config.py, docs/SCALING.md).\n"
             + yaml.safe_dump(rendered_keys(settings), sort_keys=False, default_flow_style=False))
 
 

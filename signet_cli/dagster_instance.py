@@ -12,7 +12,7 @@ stamps go, opening the instance stamps the last revision its guarded migrations 
 `instance.upgrade()` brings it to head. A storage this Dagster cannot open or upgrade (from a newer
 Dagster, or damaged) is named in one line with the command that fixes it.
 
-With `dagster.storage: postgres` (a team server, docs/scaling.md) the same holds for the PostgreSQL
+With `dagster.storage: postgres` (a team server, docs/SCALING.md) the same holds for the PostgreSQL
 schema: prepare connects first (an unreachable server is one line naming the fix), then creates or
 migrates it before any Dagster process starts. reset never touches PostgreSQL: that database may be
 shared, and dropping it is the operator's decision.

@@ -250,7 +250,7 @@ class ConnectorsConfig(Section):
 class RunLauncherConfig(Section):
     """What starts each Dagster run (dagster.yaml's `run_launcher`). The default runs each one in a
     subprocess of the daemon's code server, on the store's machine; dagster-docker's
-    DockerRunLauncher or dagster-k8s's K8sRunLauncher drop in here (docs/scaling.md)."""
+    DockerRunLauncher or dagster-k8s's K8sRunLauncher drop in here (docs/SCALING.md)."""
 
     module: str = Field("dagster.core.launcher", description="Python module of the launcher class")
     # `class` in agent.yaml (a Python keyword, hence the field's name); the default: a subprocess per run.
