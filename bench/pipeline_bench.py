@@ -4,6 +4,8 @@ the pipeline against a model 300 ms away.
 
     .venv/bin/python -m bench.pipeline_bench --memories 6000 --agents 10 --idle 0 --no-llm   # ~15 min
     .venv/bin/python -m bench.pipeline_bench --turns locomo --memories 2000 --out F          # the 0.3 figures
+    .venv/bin/python -m bench.pipeline_bench --memories 2000 --base bench/.data/scale-ws-1000000 --no-llm --idle 0
+                                                                   # into a store of a million (scale_bench's)
 
 The memories are conversation turns, remembered as the LoCoMo harness does: "Speaker: text", the
 session's time, one private agent per conversation. `--turns real-length` (default): turns as long
@@ -95,8 +97,17 @@ def drain_in_process(svc: MemoryService, llm) -> dict:
                                     "cpu_ms_per_job": round(1000 * cpu[t] / jobs[t], 2)} for t in jobs}}
 
 
-def floor(root: Path, bodies: list[dict]) -> dict:
-    svc = MemoryService(load_settings(root / "floor"))
+def workspace_from(base: Path | None, target: Path) -> Path:
+    """A new workspace at `target`: empty, or a copy of `base` (a large store the backlog lands in)."""
+    if base is None:
+        target.mkdir()
+    else:
+        shutil.copytree(base, target, ignore=shutil.ignore_patterns("dagster", "logs", "*.log"))
+    return target
+
+
+def floor(root: Path, bodies: list[dict], base: Path | None = None) -> dict:
+    svc = MemoryService(load_settings(workspace_from(base, root / "floor")))
     started, cpu = time.perf_counter(), time.process_time()
     for body in bodies:
         remember(svc, RememberRequest(**body))
@@ -337,6 +348,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-llm", action="store_true", help="skip the fake-LLM runs")
     p.add_argument("--seed", type=int, default=None, help="generator seed (default 5 real-length, 11 locomo)")
     p.add_argument("--out", type=Path, help="also write the results as JSON here")
+    p.add_argument("--base", type=Path, help="start both paths from a copy of this workspace (e.g. scale_bench's 1M)")
     args = p.parse_args(argv)
     root = Path(tempfile.mkdtemp(prefix="signet-pipeline-bench-"))
     count = max(args.memories, args.llm_seed + args.llm_jobs)
@@ -348,11 +360,10 @@ def main(argv: list[str] | None = None) -> int:
                      "load": {}}
     try:
         load = os.getloadavg()
-        results["floor"] = floor(root, bodies[:args.memories])
+        results["floor"] = floor(root, bodies[:args.memories], args.base)
         results["load"]["floor"] = f"{load[0]:.2f} -> {os.getloadavg()[0]:.2f}"
         if not args.no_up:
-            workspace = root / "up"
-            workspace.mkdir()
+            workspace = workspace_from(args.base, root / "up")
             with ApiServer(workspace, root / "up.log", with_dagster=True) as server:
                 log(f"signet up ready in {server.startup_s:.1f} s")
                 load = os.getloadavg()
