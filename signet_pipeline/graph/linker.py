@@ -2,7 +2,8 @@
 write transaction, no network, regexes and a few SQLite writes.
 
 For each sentence of a memory: proper-noun names (>= 4 characters) become entities of the
-memory's agent (resolved by canonical name or created) with a mention row; the sentence becomes
+memory's agent (resolved by canonical name or created; the speaker typed a person, a place,
+organisation or project by what the sentence says of it, text/entity_types.py) with a mention row; the sentence becomes
 an attribute of each entity it names, under an aspect inferred from its verbs ("prefers" ->
 preferences, "uses" -> stack...). Decision language (14 patterns) makes it a `constraint` with
 importance 0.85, so traversal always surfaces it. A new attribute retires older siblings on the
@@ -20,6 +21,7 @@ from signet_pipeline.store import graph as graph_store
 from signet_pipeline.text.aspects import aspect_of, is_decision
 from signet_pipeline.text.content import normalize_content
 from signet_pipeline.text.entities import canonical_name, names, sentences, split_label
+from signet_pipeline.text.entity_types import context_type
 
 CONSTRAINT_IMPORTANCE = 0.85
 ATTRIBUTE_IMPORTANCE = 0.5
@@ -55,8 +57,9 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
             canonical = canonical_name(name)
             entity_id = entity_ids.get(canonical)
             if entity_id is None:
+                kind = "person" if canonical == person else context_type(name, sentence) or "extracted"
                 entity_id = graph_store.upsert_entity(conn, agent_id=agent_id, name=name, canonical=canonical, now=now,
-                                                      entity_type="person" if canonical == person else "extracted")
+                                                      entity_type=kind)
                 entity_ids[canonical] = entity_id
                 stats.entities += 1
                 stats.mentions += graph_store.add_mention(conn, memory_id=memory_id, entity_id=entity_id,
