@@ -1,6 +1,6 @@
 """Entity precision of the inline linker on a labelled sample of conversational turns.
 
-    .venv/bin/python -m bench.entity_precision_bench [--show]
+    .venv/bin/python -m bench.entity_precision_bench [--sample a|b] [--conversation] [--show]
 
 Each turn of a labelled sample (signet_eval/entity_sample.py, or `--sample b`: entity_sample_b.py) goes through what the linker does at remember time
 (graph/linker.py: the speaker label, then every sentence's names), through the service's remember
@@ -40,6 +40,8 @@ def main() -> None:
     parser.add_argument("--show", action="store_true", help="print every wrong and missed name")
     parser.add_argument("--sample", choices=["a", "b"], default="a",
                         help="a: signet_eval/entity_sample.py; b: entity_sample_b.py, written apart from a and the rules")
+    parser.add_argument("--conversation", action="store_true",
+                        help="the sample's turns in order as one agent (a name met before is known), not one agent a turn")
     args = parser.parse_args()
     SAMPLE = (entity_sample if args.sample == "a" else entity_sample_b).SAMPLE
     found_total = correct = gold_total = 0
@@ -52,9 +54,13 @@ def main() -> None:
         svc = MemoryService(load_settings(Path(tmp)))
         try:
             for i, turn in enumerate(SAMPLE):
-                agent = f"sample-{i}"  # one agent per turn: each turn's entities on their own
-                remember(svc, RememberRequest(content=turn.text, agentId=agent))
-                entities = graph_store.list_entities(svc.db.reader(), agent_id=agent, limit=100, offset=0)
+                # one agent per turn (each turn's entities on their own), or the sample's conversations
+                # in order as one agent, as a store meets them
+                agent = "sample" if args.conversation else f"sample-{i}"
+                memory = remember(svc, RememberRequest(content=turn.text, agentId=agent))
+                conn = svc.db.reader()
+                linked = graph_store.linked_entities(conn, [memory.id]).get(memory.id, [])
+                entities = [graph_store.entity_row(conn, entity_id) for entity_id, _ in linked]
                 found = {e["canonical_name"] for e in entities}
                 gold = set(turn.entities)
                 found_total, gold_total = found_total + len(found), gold_total + len(gold)

@@ -7,7 +7,8 @@ import pytest
 
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.text.attribution import third_person, with_dates
-from signet_pipeline.text.entities import names
+from signet_pipeline.models import RememberRequest
+from signet_pipeline.text.entities import names, opening_name
 
 MONDAY = datetime(2023, 5, 8, 13, 56)
 
@@ -76,3 +77,36 @@ def test_rules_extraction_keeps_who_said_it_and_when():
     contents = [f["content"] for f in facts]
     assert "Caroline went to a LGBTQ support group yesterday (7 May 2023)." in contents
     assert not any(c.startswith("Caroline:") for c in contents)
+
+
+@pytest.mark.parametrize("sentence, opener", [
+    ("Talk soon!", "Talk"),  # a capitalised ordinary word where only its place says "name"
+    ("Lovely talking to you.", "Lovely"),
+    ("Tonight I'm cooking.", "Tonight"),
+    ("Gerald went on about it for weeks.", None),  # a finite verb follows: the subject, a name
+    ("Nicholai prefers tabs.", None),
+    ("Astrid, my younger sister, just moved to Kraków!", None),  # an apposition says what the name is
+    ("Signet notes about Signet.", None),  # named again inside the sentence
+    ("Ana: Talk soon!", "Talk"),  # after the speaker's label
+    ("I met Marta.", None),  # not at the start
+    ("Maplestone Games is hiring.", None),  # two words: a name's shape
+])
+def test_the_opening_word_that_only_its_place_makes_a_name(sentence, opener):
+    assert opening_name(sentence) == opener
+
+
+def test_an_opening_word_is_linked_once_the_agent_has_met_it_elsewhere(svc):
+    from signet_pipeline.store import graph as graph_store
+    from signet_pipeline.write.remember import remember
+
+    def entities():
+        return {e["canonical_name"] for e in graph_store.list_entities(svc.db.reader(), agent_id="a", limit=50,
+                                                                       offset=0)}
+    remember(svc, RememberRequest(content="Priya: Talk soon! Tonight I'm cooking.", agentId="a"))
+    remember(svc, RememberRequest(content="Priya: Lucia sends her love.", agentId="a"))  # a subject: linked
+    remember(svc, RememberRequest(content="Priya: Dinner with Marta was fun.", agentId="a"))
+    memory = remember(svc, RememberRequest(content="Priya: Marta tonight, then home. Bruno tonight too.", agentId="a"))
+    assert {"talk", "tonight", "bruno"}.isdisjoint(entities())
+    assert {"lucia", "marta"} <= entities()  # Marta met mid-sentence first, then linked at a start too
+    linked = graph_store.linked_entities(svc.db.reader(), [memory.id])[memory.id]
+    assert [graph_store.entity_row(svc.db.reader(), e)["canonical_name"] for e, _ in linked] == ["marta"]

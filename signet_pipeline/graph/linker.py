@@ -3,7 +3,9 @@ write transaction, no network, regexes and a few SQLite writes.
 
 For each sentence of a memory: proper-noun names (>= 4 characters) become entities of the
 memory's agent (resolved by canonical name or created; the speaker typed a person, a place,
-organisation or project by what the sentence says of it, text/entity_types.py) with a mention row; the sentence becomes
+organisation or project by what the sentence says of it, text/entity_types.py) with a mention row;
+a capitalised word that only its place at a sentence's start makes a name ("Talk soon!") is linked
+once the agent has met that name elsewhere; the sentence becomes
 an attribute of each entity it names, under an aspect inferred from its verbs ("prefers" ->
 preferences, "uses" -> stack...). Decision language (14 patterns) makes it a `constraint` with
 importance 0.85, so traversal always surfaces it. A new attribute retires older siblings on the
@@ -20,7 +22,7 @@ from signet_pipeline.graph.supersession import supersede_siblings
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.text.aspects import aspect_of, is_decision
 from signet_pipeline.text.content import normalize_content
-from signet_pipeline.text.entities import canonical_name, names, sentences, split_label
+from signet_pipeline.text.entities import canonical_name, names, opening_name, sentences, split_label
 from signet_pipeline.text.entity_types import context_type
 
 CONSTRAINT_IMPORTANCE = 0.85
@@ -53,9 +55,13 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
         aspect = aspect_of(sentence)
         constraint = is_decision(sentence)
         normalized = normalize_content(sentence).normalized
+        opener = opening_name(sentence)
         for name in found:
             canonical = canonical_name(name)
             entity_id = entity_ids.get(canonical)
+            if entity_id is None and name == opener and canonical != person \
+                    and not graph_store.entities_named(conn, agent_id, [canonical], 1):
+                continue  # a first word is a name once the agent has met it elsewhere ("Talk soon!" is not)
             if entity_id is None:
                 kind = "person" if canonical == person else context_type(name, sentence) or "extracted"
                 entity_id = graph_store.upsert_entity(conn, agent_id=agent_id, name=name, canonical=canonical, now=now,

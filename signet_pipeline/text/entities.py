@@ -40,7 +40,8 @@ _CONTRACTION = re.compile(r"[a-z]['\u2019](?:t|ll|ve|re|d|m)$", re.IGNORECASE)
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
 # Closed-class words the search's stop list keeps (they carry meaning there) but that never name anything.
 _NEVER_NAMES = frozenset("every last next still mine yours ours theirs hers many much several either neither another "
-                         "whose lots".split())
+                         "whose lots somebody anybody everybody nobody someone anyone everyone something anything "
+                         "everything nothing".split())
 # A name opening a sentence is followed by its verb, or by a comma and what it is ("Omar, my big brother,
 # ..."). The first word is not a name when followed directly by an object ("Take lots of photos", "Grab
 # me the address": a verb), or set off by other punctuation ("Wait, really?", "Mood, honestly.", "Lovely.",
@@ -99,6 +100,30 @@ def sentence_spans(text: str) -> tuple[list[str], list[Span]]:
     if spans and spans[0].start == 0 and spans[0].end == 1 and (_OPENER_ALONE.match(text) or _OPENER_VERB.match(text)):
         spans = spans[1:]
     return words, spans
+
+
+# A finite verb right after a sentence's first word makes that word its subject ("Gerald went",
+# "Stefan says", "Marta and I"), as an apposition makes it a name ("Astrid, my sister, ...");
+# "Talk soon", "Lovely talking", "Take care" have neither.
+_SUBJECT_OF = re.compile(r"^\W*[\w'\u2019-]+(?:\s+(?:is|was|has|had|does|did|says|said|and|[a-z]+ed|[a-z]+[^s\W]s|went|got|gets|"
+                         r"came|comes|made|makes|took|takes|told|tells|sent|left|gave|gives|thought|thinks|found|"
+                         r"felt|feels|kept|brought|bought|met|won|lost|wrote|saw|knew|knows|heard|wants|needs|"
+                         r"loves|likes|seems|looks|lives|works|will|would|can|could|should|might|must)\b"
+                         r"|\s*,\s*(?:my|your|his|her|our|their|the|a|an)\b)")
+
+
+def opening_name(sentence: str) -> str | None:
+    """The one-word name a sentence (its label aside) starts with when nothing but its place says it
+    is one: the place where a capitalised ordinary word ("Talk soon!", "Lovely talking") looks like a
+    name. None when the sentence starts otherwise, a finite verb or an apposition follows the word, or
+    the sentence names it again."""
+    rest = split_label(sentence)[1]
+    spans = sentence_spans(rest)[1]
+    if not spans or spans[0].start != 0 or spans[0].end != 1 or _SUBJECT_OF.match(rest):
+        return None
+    if any(span.text == spans[0].text for span in spans[1:]):
+        return None  # named again inside the sentence, where its capital means a name
+    return spans[0].text
 
 
 def proper_spans(tokens: list[str]) -> list[Span]:
