@@ -85,6 +85,8 @@ def test_rules_extraction_keeps_who_said_it_and_when():
     ("Tonight I'm cooking.", "Tonight"),
     ("Gerald went on about it for weeks.", None),  # a finite verb follows: the subject, a name
     ("Nicholai prefers tabs.", None),
+    ("Amira's also writing the notes.", None),  # "'s" is "is"
+    ("Stefan still hasn't signed off.", None),
     ("Astrid, my younger sister, just moved to Kraków!", None),  # an apposition says what the name is
     ("Signet notes about Signet.", None),  # named again inside the sentence
     ("Ana: Talk soon!", "Talk"),  # after the speaker's label

@@ -105,7 +105,9 @@ def sentence_spans(text: str) -> tuple[list[str], list[Span]]:
 # A finite verb right after a sentence's first word makes that word its subject ("Gerald went",
 # "Stefan says", "Marta and I"), as an apposition makes it a name ("Astrid, my sister, ...");
 # "Talk soon", "Lovely talking", "Take care" have neither.
-_SUBJECT_OF = re.compile(r"^\W*[\w'\u2019-]+(?:\s+(?:is|was|has|had|does|did|says|said|and|[a-z]+ed|[a-z]+[^s\W]s|went|got|gets|"
+_SUBJECT_OF = re.compile(r"^\W*[\w-]+(?:['\u2019]s\s+(?!own\b)[a-z]+ing\b|['\u2019]s\s+(?:been|got|just|also|still|not)\b"
+                         r"|\s+(?:(?:still|also|just|never|already|really|finally|always|even|only)\s+)?"
+                         r"(?:is|was|has|hasn['\u2019]t|had|does|did|says|said|and|[a-z]+ed|[a-z]+[^s\W]s|went|got|gets|"
                          r"came|comes|made|makes|took|takes|told|tells|sent|left|gave|gives|thought|thinks|found|"
                          r"felt|feels|kept|brought|bought|met|won|lost|wrote|saw|knew|knows|heard|wants|needs|"
                          r"loves|likes|seems|looks|lives|works|will|would|can|could|should|might|must)\b"
