@@ -36,12 +36,16 @@ def test_linker_resolves_known_entities_and_counts_mentions_per_agent(svc):
         == [("default", 2), ("other", 1)]
 
 
+def types_of(svc, agent: str) -> dict[str, str]:
+    return {e["canonical_name"]: e["entity_type"]
+            for e in graph_store.list_entities(svc.db.reader(), agent_id=agent, limit=10, offset=0)}
+
+
 def test_a_speaker_is_a_person_and_a_role_label_is_not(svc):
     remember(svc, RememberRequest(content="Priya: I've booked the flights to Lisbon.", agentId="a"))
     remember(svc, RememberRequest(content="User: I prefer green tea in the morning.", agentId="a"))
     remember(svc, RememberRequest(content="Priya: I ran into Marta at lunch.", agentId="a"))
-    types = {e["canonical_name"]: e["entity_type"]
-             for e in graph_store.list_entities(svc.db.reader(), agent_id="a", limit=10, offset=0)}
+    types = types_of(svc, "a")
     assert types["priya"] == "person" and types["lisbon"] == "place"
     assert types["marta"] == "extracted"  # nothing says what Marta is: left to the structural stage
     assert types.get("user", "extracted") == "extracted"
@@ -51,9 +55,7 @@ def test_a_later_mention_types_an_untyped_entity_and_never_retypes_a_typed_one(s
     remember(svc, RememberRequest(content="Kestrel is great.", agentId="a"))
     remember(svc, RememberRequest(content="My sister works at Kestrel now.", agentId="a"))
     remember(svc, RememberRequest(content="She moved to Kestrel, apparently.", agentId="a"))
-    types = {e["canonical_name"]: e["entity_type"]
-             for e in graph_store.list_entities(svc.db.reader(), agent_id="a", limit=10, offset=0)}
-    assert types["kestrel"] == "organization"
+    assert types_of(svc, "a")["kestrel"] == "organization"
 
 
 def test_linking_is_off_when_the_graph_is_disabled(make_service):

@@ -12,7 +12,7 @@ from pydantic import BaseModel
 
 from signet_pipeline.errors import NotFound
 from signet_pipeline.recall.keywords import fts_deadline, keyword_query
-from signet_pipeline.recall.search import vector_candidates
+from signet_pipeline.recall.legs import vector_candidates
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import documents as documents_store

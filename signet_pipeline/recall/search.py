@@ -35,12 +35,10 @@ from __future__ import annotations
 import contextvars
 import logging
 import math
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
-import numpy as np
 
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.graph.traversal import Traversal, boost_ids
@@ -50,7 +48,7 @@ from signet_pipeline.recall.bridges import add_bridges
 from signet_pipeline.recall.answers import NO_HITS, Stopwatch, aggregate_unavailable, timeline, to_hit
 from signet_pipeline.recall.dampening import Candidate, dampen
 from signet_pipeline.recall.hubness import dampen_hubs
-from signet_pipeline.recall.legs import graph_leg, keyword_leg
+from signet_pipeline.recall.legs import VectorLeg, graph_leg, keyword_leg, vector_leg
 from signet_pipeline.recall.rerank import rerank
 from signet_pipeline.recall.session_context import Ledger, transcripts_for
 from signet_pipeline.service import MemoryService
@@ -64,71 +62,12 @@ from signet_pipeline.timeutil import now_iso
 
 log = logging.getLogger("signet.recall")
 
-# With a selective filter, score only the matching rows when there are at most this many.
-RESTRICTED_SCAN_MAX = 50_000
-# The vector leg widens its fetch up to this many neighbours before restricting the scan.
-WIDEN_MAX = 4096
-
-
 def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
     return MemoryFilter(
         agent_id=req.agent_id, types=req.types, tags=req.tags or [], who=req.who, pinned=req.pinned,
         importance_min=req.importance_min, since=req.since, until=req.until, project=req.project,
         decay_rate=svc.settings.memory.decay_rate,
     )
-
-
-def vector_candidates(svc: MemoryService, query_vec: np.ndarray, flt: MemoryFilter, pool: int,
-                      unwritten: dict[str, float] | None = None) -> dict[str, float]:
-    """memory id -> cosine for the best `pool` memories the filter admits; `unwritten` (content
-    hash -> cosine) adds memories whose vectors the write-behind embedder has not written yet."""
-    index = svc.vector_index(settle=unwritten is None)
-    if index is None:
-        return {}
-    conn = svc.db.reader()
-    want = pool * 4 if flt.selective else pool + 10
-    while True:  # widen while the filter (or other agents' private rows) eats the neighbours
-        hits = index.search(query_vec, want)
-        by_hash = {**(unwritten or {}), **dict(hits)}
-        found = mem_store.live_ids_by_hashes(conn, list(by_hash), flt)
-        if len(found) >= pool or len(hits) < want or want >= WIDEN_MAX:
-            break
-        want *= 4
-    if len(found) < pool and len(hits) == want:
-        # Still short: search only among the rows the filter admits.
-        allowed = mem_store.visible_hashes(conn, flt, RESTRICTED_SCAN_MAX + 1)
-        if len(allowed) <= RESTRICTED_SCAN_MAX:
-            by_hash = dict(index.search(query_vec, pool, allowed_hashes=allowed))
-            found = mem_store.live_ids_by_hashes(conn, list(by_hash), flt)
-    scored = {memory_id: max(0.0, by_hash[h]) for h, memory_id in found}
-    return dict(sorted(scored.items(), key=lambda kv: -kv[1])[:pool])
-
-
-@dataclass
-class VectorLeg:
-    query_vec: np.ndarray
-    found: dict[str, float]  # memory id -> cosine, best `pool`
-    embed_ms: float
-    search_ms: float
-
-
-def _vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> VectorLeg:
-    started = time.perf_counter()
-    # Read your writes without waiting for the write-behind embedder: the agent's own unwritten
-    # memories are embedded with the query in one call (recall under write load, docs/BENCHMARKS.md).
-    writer = svc.embed_behind
-    own = writer.unwritten(flt.agent_id) if writer is not None else None
-    if own:
-        query_vec, *vectors = svc.embedder.embed([query, *own.values()])
-        unwritten = {h: float(v @ query_vec) for h, v in zip(own, vectors)}
-    elif own is None and writer is not None:  # many (one agent for many writers): see embed_behind
-        query_vec, vectors = writer.embed_with_unwritten(query)
-        unwritten = {h: float(v @ query_vec) for h, v in vectors.items()}
-    else:
-        query_vec, unwritten = svc.embed_query(query), {}
-    embedded = time.perf_counter()
-    found = vector_candidates(svc, query_vec, flt, pool, unwritten)
-    return VectorLeg(query_vec, found, (embedded - started) * 1000, (time.perf_counter() - embedded) * 1000)
 
 
 def keyword_scorer(conn, terms: QueryTerms | None, rows: dict[str, Row],
@@ -308,10 +247,10 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
             return timeline(svc, req, when, flt, limit, watch)
     conn = svc.db.reader()
 
-    vector_leg: Future | None = None
+    in_flight: Future | None = None
     if svc.embedder.enabled and req.query.strip():
         # In this request's context: its read-start watermark and its place among the reads.
-        vector_leg = svc.pool.submit(contextvars.copy_context().run, _vector_leg, svc, req.query, flt, pool)
+        in_flight = svc.pool.submit(contextvars.copy_context().run, vector_leg, svc, req.query, flt, pool)
 
     keywords = keyword_leg(svc, conn, req.keyword_query or req.query, flt, pool, options.postings_budget)
     terms, keyword_ids, hint_ids = keywords.terms, keywords.content, keywords.hints
@@ -328,8 +267,8 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     watch.lap("graph_traversal")
 
     leg: VectorLeg | None = None
-    if vector_leg is not None:
-        leg = _wait(svc, vector_leg)
+    if in_flight is not None:
+        leg = _wait(svc, in_flight)
         if leg is not None:
             watch.add("query_embedding", leg.embed_ms)
             watch.add("vector_search", leg.search_ms)
