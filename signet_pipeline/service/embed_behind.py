@@ -7,7 +7,7 @@ Reads that search vectors first wait until the vectors submitted before they sta
 (MemoryService.vector_index, settle): a read right after a remember still finds the new memory by
 meaning, and under a steady stream of remembers it waits for the batches before it, not for the
 stream to stop. Recall does not wait for writes at all: it embeds its agent's own few unwritten
-memories with the query in one provider call (unwritten; recall/search.py), so the writer of a memory
+memories with the query in one provider call (unwritten; recall/legs.py), so the writer of a memory
 finds it by meaning at once; when its agent has more (one agent for many writers) it takes what came
 before it from this writer's queue, embeds it with the query and hands the vectors back to be written
 (embed_with_unwritten): it waits for no later batch, and for no commit, which can queue behind a
