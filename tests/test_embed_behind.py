@@ -189,6 +189,34 @@ def test_a_recall_embeds_the_waiting_vectors_itself_and_the_writer_writes_them(m
     assert stepped.batches == [1]  # the writer embedded its own batch only
 
 
+def test_recalls_taking_vectors_from_a_busy_writer_lose_none_and_find_their_own(make_service):
+    """Writers and recalls of one agent at once: every recall finds the memory its thread remembered
+    just before (read your writes), and every memory ends with exactly one vector."""
+    svc = make_service()
+    writer = svc.embed_behind
+    writer.batch = 4  # small batches, so recalls meet a writer busy with one and a queue behind it
+    missed: list[str] = []
+
+    def client(n: int) -> list[str]:
+        ids = []
+        for i in range(12):
+            text = f"Client {n} note {i}: the {['boiler', 'garden', 'bicycle', 'piano'][n]} needs attention {i}"
+            [memory] = remember_many(svc, [RememberRequest(content=text, agentId="shared")], behind=True)
+            ids.append(memory.id)
+            if i % 3 == 2:
+                hits = recall_memories(svc, RecallRequest(query=text, agentId="shared", limit=10)).results
+                if memory.id not in {h.id for h in hits}:
+                    missed.append(memory.id)
+        return ids
+
+    with ThreadPoolExecutor(4) as pool:
+        written = [mid for ids in pool.map(client, range(4)) for mid in ids]
+    assert not missed
+    assert writer.settle(timeout=30) and not writer.pending
+    assert vectors(svc) == len(written) == 48
+    assert scalar(svc.db.reader(), "SELECT count(*) FROM memories WHERE embedding_model IS NULL") == 0
+
+
 def test_other_reads_wait_for_earlier_vectors_not_for_a_stream_of_later_ones(make_service, embedder):
     """Under a steady stream of remembers a read waits for the batch holding what came before it,
     then answers while later vectors are still on their way (it used to wait for the stream to stop)."""
