@@ -31,10 +31,6 @@ from signet_pipeline.write.remember import remember
 UNTYPED = {"extracted", "unknown"}
 
 
-def _kind(label: str) -> str:
-    return "organization" if label == "organisation" else label
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", action="store_true", help="print every wrong and missed name")
@@ -71,7 +67,7 @@ def main() -> None:
                 speaker_types.update(e["entity_type"] for e in entities if e["canonical_name"] == speaker)
                 for e in entities:
                     if e["canonical_name"] in gold and e["canonical_name"] != speaker:
-                        label, given = _kind(turn.entities[e["canonical_name"]]), e["entity_type"]
+                        label, given = turn.entities[e["canonical_name"]], e["entity_type"]
                         outcome = "untyped" if given in UNTYPED else "right" if given == label else f"as {given}"
                         typed.setdefault(label, Counter())[outcome] += 1
                     elif e["canonical_name"] not in gold and e["entity_type"] not in UNTYPED:

@@ -48,8 +48,7 @@ from signet_pipeline.config import DB_RELATIVE_PATH, load_settings
 from signet_pipeline.graph.linker import link_memory
 from signet_pipeline.models import RecallRequest
 from signet_pipeline.recall.keywords import keyword_query
-from signet_pipeline.recall.legs import graph_leg, keyword_leg
-from signet_pipeline.recall.legs import vector_candidates
+from signet_pipeline.recall.legs import graph_leg, keyword_leg, vector_candidates
 from signet_pipeline.recall.search import build_filter, recall
 from signet_pipeline.service import MemoryService
 from signet_pipeline.text.content import normalize_content

@@ -107,7 +107,7 @@ def vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> 
         query_vec, *vectors = svc.embedder.embed([query, *own.values()])
         unwritten = {h: float(v @ query_vec) for h, v in zip(own, vectors)}
     elif own is None and writer is not None:  # many (one agent for many writers): see embed_behind
-        query_vec, vectors = writer.embed_with_unwritten(query)
+        query_vec, vectors = writer.embed_with_unwritten(query, svc.embed_query)
         unwritten = {h: float(v @ query_vec) for h, v in vectors.items()}
     else:
         query_vec, unwritten = svc.embed_query(query), {}

@@ -104,12 +104,14 @@ class EmbeddingWriter:
         is written or given up on; later submissions are not waited for. False on timeout."""
         return self._wait_for(lambda: self._written, timeout)
 
-    def embed_with_unwritten(self, text: str, timeout: float = SETTLE_TIMEOUT_S) -> tuple[np.ndarray, dict[str, np.ndarray]]:
+    def embed_with_unwritten(self, text: str, embed_alone: Callable[[str], np.ndarray],
+                             timeout: float = SETTLE_TIMEOUT_S) -> tuple[np.ndarray, dict[str, np.ndarray]]:
         """Embed `text` (a recall's query), and every vector submitted before this read began and
         not yet written, without waiting for their commit, which can queue behind another process's
         write transaction: those still waiting for this writer (up to a batch) are taken from it and
         embedded in the same provider call, then handed back to be written; the batch in hand is
-        waited for until it is embedded. Returns the text's vector and every vector embedded and not
+        waited for until it is embedded. With none to take, `embed_alone` embeds the text (the
+        service's query cache). Returns the text's vector and every vector embedded and not
         committed yet (content hash -> vector, any agent's: the caller filters). Whatever was
         committed before is in the store, where the index finds it."""
         target = self._target()
@@ -119,22 +121,27 @@ class EmbeddingWriter:
                 mine = {}
             for h in mine:
                 self._claimed[h] = self._pending.pop(h)
+        vector = self._embed_taken(text, mine) if mine else embed_alone(text)
+        self._wait_for(lambda: self._embedded_upto, timeout)
+        with self._cond:
+            return vector, {**self._embedded, **{h: v for h, (_, v) in self._ready.items()}}
+
+    def _embed_taken(self, text: str, taken: dict[str, _Item]) -> np.ndarray:
+        """`text`'s vector, embedded in one call with the items a read took; theirs go to be written."""
         try:
-            vector, *vectors = self.embedder.embed([text, *(item.text for item in mine.values())])
+            vector, *vectors = self.embedder.embed([text, *(item.text for item in taken.values())])
         except BaseException:
             with self._cond:  # back to the writer, which will try them itself
-                for h, item in mine.items():
+                for h, item in taken.items():
                     self._pending.setdefault(h, self._claimed.pop(h, item))
                 self._progressed()
             raise
         with self._cond:
-            for (h, item), v in zip(mine.items(), vectors):
+            for (h, item), v in zip(taken.items(), vectors):
                 self._claimed.pop(h, None)
                 self._ready[h] = (item, v)
             self._progressed()
-        self._wait_for(lambda: self._embedded_upto, timeout)
-        with self._cond:
-            return vector, {**self._embedded, **{h: v for h, (_, v) in self._ready.items()}}
+        return vector
 
     def _target(self) -> int:
         target = _read_started_at.get()
