@@ -41,8 +41,8 @@ log = logging.getLogger("signet.embed")
 _read_started_at: ContextVar[int | None] = ContextVar("signet_read_started_at", default=None)
 BATCH = 32
 SETTLE_TIMEOUT_S = 5.0
-# More unwritten memories of one agent than this (a bulk load) and its recall waits for the writer
-# instead of embedding them itself.
+# Up to this many unwritten memories of its agent a recall embeds with its query, whatever their state;
+# with more (one agent for many writers) it takes only the queued ones (embed_with_unwritten).
 UNWRITTEN_MAX = 4
 
 
@@ -87,7 +87,7 @@ class EmbeddingWriter:
 
     def unwritten(self, agent_id: str) -> dict[str, str] | None:
         """The agent's memories whose vectors are not written yet (content hash -> text), or None
-        when there are more than UNWRITTEN_MAX (then settle instead)."""
+        when there are more than UNWRITTEN_MAX (then embed_with_unwritten)."""
         with self._cond:
             own = {h: item.text for items in (self._writing, self._pending, self._claimed) for h, item in items.items()
                    if item.agent_id == agent_id}
