@@ -34,6 +34,29 @@ def test_hedged_and_pronoun_led_sentences_fall_below_the_write_floor():
     assert confidence["The API listens on 3850."] >= 0.7
 
 
+@pytest.mark.parametrize("sentence", [
+    "Ahh, that's fantastic!",  # a pronoun after a lead-in
+    "Second, which I'm choosing not to be bitter about.",  # no main clause after the lead-in
+    "Manageable, as long as I don't do anything interesting.",
+    "but there is a park across the street with a lake.",  # goes on from the sentence before
+    "Good to hear from you, it has been ages.",  # said to the other side, who one turn does not name
+    "I think you would love the new bakery.",
+])
+def test_what_cannot_be_placed_without_the_conversation_falls_below_the_write_floor(sentence):
+    [fact] = extract(RULES, "Bartek: " + sentence).facts
+    assert fact.confidence < 0.7
+
+
+def test_a_lead_in_before_a_clause_of_its_own_keeps_the_fact():
+    [fact] = extract(RULES, "Bartek: Not really, I keep every receipt in a little notebook.").facts
+    assert fact.confidence >= 0.7 and fact.content == "Not really, Bartek keeps every receipt in a little notebook."
+
+
+def test_questions_are_no_facts_also_before_an_emoji_or_in_lower_case():
+    text = "Kwame: how was work today (the 3rd)? 🙃 again?? we painted the hallway sage green!"
+    assert [f.content for f in extract(RULES, text).facts] == ["we painted the hallway sage green!"]
+
+
 def test_repeated_sentences_yield_one_fact():
     assert len(extract(RULES, "The build uses uv. The build uses uv.").facts) == 1
 
@@ -55,6 +78,8 @@ def test_names_skip_sentence_starters_and_short_names():
 def test_sentences_split_on_punctuation_newlines_and_bullets():
     assert sentences("One fact here. Two facts there!\n* three\n1) four") == [
         "One fact here.", "Two facts there!", "three", "four"]
+    # ! and ? end a sentence before lower case too (chat); a period does not ("e.g. this").
+    assert sentences("again?? living the life! yes e.g. this.") == ["again??", "living the life!", "yes e.g. this."]
 
 
 @pytest.mark.parametrize("fact, candidate, action", [

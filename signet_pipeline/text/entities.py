@@ -16,7 +16,9 @@ from dataclasses import dataclass
 
 from signet_pipeline.text.fts_query import STOP_WORDS
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|\n+")
+# A period ends a sentence only before a capital or digit ("e.g. this" goes on); ! and ? end one
+# before anything (chat writes "again?? living the life" in lower case).
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9])|(?<=[!?])\s+|\n+")
 _BULLET = re.compile(r"^\s*(?:[-*\u2022>]+|\d+[.)])\s+")
 WORD = re.compile(r"[A-Za-z0-9][\w'\u2019.+#-]*[\w+#]|[A-Za-z0-9]")
 _WS = re.compile(r"\s+")

@@ -4,8 +4,10 @@ It does not generate free text; it answers the pipeline's tasks directly, in the
 the prompts ask an LLM for, and the stages validate its answers exactly as they validate a model's:
 
 - extraction: one fact per self-contained declarative sentence, typed with the spec's keyword
-  patterns; questions, greetings and fragments are skipped; hedged or pronoun-led sentences get
-  a confidence below the write threshold (recorded as proposals, not written);
+  patterns; questions (also before an emoji), greetings and fragments are skipped; sentences a
+  reader cannot place without the conversation (hedged, led by a pronoun or a conjunction after
+  any lead-in such as "Ha,", or said to "you") get a confidence below the write threshold
+  (recorded as proposals, not written);
 - entity triples: two proper-noun spans joined by a short lowercase verb phrase
   ("Nicholai decided to use PostgreSQL" -> Nicholai / decided to use / PostgreSQL);
 - hints: questions built from each sentence's subject, verb and complement (what/when/where/how
@@ -41,6 +43,16 @@ _SMALL_TALK = re.compile(
 )
 _HEDGE = re.compile(r"\b(maybe|might|perhaps|probably|possibly|i think|i guess|not sure|could be)\b", re.IGNORECASE)
 _PRONOUN_LED = re.compile(r"^(it|this|that|these|those|they|he|she|him|her|them)\b", re.IGNORECASE)
+# A reaction or aside before the clause ("Ha,", "Right,", "Not really,"): the test for what the
+# sentence is about reads what follows it.
+_LEAD_IN = re.compile(r"^(\w+(?:\s\w+)?)\s*,\s+")
+# What leaves no main clause of its own: after a lead-in ("Second, which ...", "Fine, as long as ...")
+# or opening a sentence that goes on from the one before ("tiny! but there's a park across the street").
+_DEPENDENT = re.compile(r"^(which|who|whom|whose|as long as|as if|because|unless|although|though|but|and|or)\b",
+                        re.IGNORECASE)
+# Said to the other side ("good to hear from you", "you'd love it"): one turn does not say who that is.
+_SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|you're|you've|you'd|you'll|ya)\b", re.IGNORECASE)
+_TRAILING = re.compile(r"[\s\W]+$")  # emoji, brackets and stray punctuation after the last word
 _MEMORY_TO_FACT_TYPE = {"preference": "preference", "decision": "decision", "rule": "procedural",
                         "learning": "semantic", "issue": "fact", "fact": "fact"}
 _PROCEDURAL = re.compile(r"^(run|use|install|call|set|add|open|restart|deploy|to \w+,?)\b|\bhow to\b", re.IGNORECASE)
@@ -65,14 +77,29 @@ def _fact_type(sentence: str) -> str:
     return _MEMORY_TO_FACT_TYPE[memory_type]
 
 
+def _asks(sentence: str) -> bool:
+    """A question, also when an emoji or a bracket follows its question mark."""
+    return "?" in sentence[len(_TRAILING.sub("", sentence)):]
+
+
+def _self_contained(sentence: str) -> bool:
+    """False for what a reader cannot place without the conversation around it: led by a pronoun or
+    a conjunction (after any lead-in), or said to "you"."""
+    lead = _LEAD_IN.match(sentence)
+    clause = sentence[lead.end():] if lead else sentence
+    if _PRONOUN_LED.match(clause) or _DEPENDENT.match(clause):
+        return False
+    return not _SECOND_PERSON.search(sentence)
+
+
 def _fact(sentence: str) -> dict[str, Any] | None:
     words = WORD.findall(sentence)
-    if len(words) < MIN_WORDS or sentence.endswith("?") or _SMALL_TALK.match(sentence):
+    if len(words) < MIN_WORDS or _asks(sentence) or _SMALL_TALK.match(sentence):
         return None
     if not subject_words(sentence):
         return None
     fact_type = _fact_type(sentence)
-    if _HEDGE.search(sentence) or _PRONOUN_LED.match(sentence):
+    if _HEDGE.search(sentence) or not _self_contained(sentence):
         confidence = WEAK_CONFIDENCE
     elif fact_type in ("preference", "decision"):
         confidence = TYPED_CONFIDENCE
