@@ -63,3 +63,19 @@ def test_a_bridge_reaches_only_memories_the_callers_filter_admits(make_service):
     found = {h.id for h in result.results}
     assert trip in found and job not in found
     assert result.meta["graph"]["bridged"] == 0
+
+
+def test_a_derived_fact_bridges_through_the_names_its_source_mentions(make_service):
+    """The pipeline's facts are seldom linked to entities themselves, and on a drained store the
+    best candidate is often one: it starts the bridge its source would, at its own score."""
+    svc = make_service(search={"bridge_weight": 0.9})
+    trip, job, *_ = converse(svc, [TRIP, JOB, *OTHERS])
+    [fact] = converse(svc, ["Bartek went to Greece with Piotr."])
+    with svc.db.write() as conn:  # as the pipeline writes it: derived from the trip, linked to nothing
+        conn.execute("UPDATE memories SET source_memory_id = ?, type = 'fact' WHERE id = ?", (trip, fact))
+        conn.execute("DELETE FROM memory_entity_mentions WHERE memory_id = ?", (fact,))
+    result = recall(svc, RecallRequest(query=ASKED, agentId="pair", limit=10, min_score=0), SEARCH)
+    found = {h.id: h.score for h in result.results}
+    assert fact in found and trip not in found  # the family's best member stands for it
+    assert found[job] >= 0.9 * found[fact] - 1e-4
+    assert result.meta["graph"]["bridged"] == 1

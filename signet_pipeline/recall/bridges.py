@@ -33,16 +33,26 @@ JoinLate = Callable[[list[str]], dict[str, Candidate]]
 
 
 def add_bridges(conn: apsw.Connection, fused: dict[str, Candidate], named: set[str], join: JoinLate,
-                cfg: SearchConfig) -> int:
+                cfg: SearchConfig, family: Callable[[str], str] = lambda mid: mid) -> int:
     """Lift (or add) one memory per bridge entity; `named` holds the entities the query names.
-    Returns how many memories were lifted."""
-    anchors = sorted(fused.items(), key=lambda kv: -kv[1].score)[:cfg.bridge_anchors]
-    linked = graph_store.linked_entities(conn, [mid for mid, _ in anchors])
+    `family(id)` is the memory a derived fact came from (itself for the rest): anchors are the best
+    candidates of distinct families, each with the names its family mentions, and a bridge leads out of
+    its anchor's family. (On drained stores the best anchor was often a fact, linked to no entity, and
+    the second its own source.) Returns how many memories were lifted."""
+    anchors: list[tuple[str, Candidate]] = []
+    for mid, candidate in sorted(fused.items(), key=lambda kv: -kv[1].score):
+        if len(anchors) == cfg.bridge_anchors:
+            break
+        if all(family(mid) != family(other) for other, _ in anchors):
+            anchors.append((mid, candidate))
+    linked = graph_store.linked_entities(conn, list({m for mid, _ in anchors for m in (mid, family(mid))}))
     bridges: dict[str, tuple[float, str]] = {}  # entity id -> (its best anchor's score, that anchor)
     for mid, candidate in anchors:  # best anchor first
         if candidate.keyword < ANCHOR_MIN_COVERAGE:
             continue
-        for entity_id, mentions in linked.get(mid, []):
+        # A derived fact is seldom linked to entities itself: its source's names are its names.
+        names = {*linked.get(mid, []), *linked.get(family(mid), [])}
+        for entity_id, mentions in names:
             if entity_id not in named and 2 <= mentions <= cfg.bridge_max_mentions:
                 bridges.setdefault(entity_id, (candidate.score, mid))
     if not bridges:
@@ -52,11 +62,13 @@ def add_bridges(conn: apsw.Connection, fused: dict[str, Candidate], named: set[s
     lifted = 0
     for entity_id, mids in reached.items():
         anchor_score, anchor = bridges[entity_id]
-        own = {mid: c for mid in mids if mid != anchor and (c := fused.get(mid) or joined.get(mid)) is not None}
+        own = {mid: c for mid in mids
+               if family(mid) != family(anchor) and (c := fused.get(mid) or joined.get(mid)) is not None}
         if not own:
             continue
         best = max(own, key=lambda mid: own[mid].score)
-        if own[best].score < MIN_OWN_SHARE * anchor_score:
+        root = fused.get(family(anchor))  # a fact's score runs above its source's: the guard was measured on turns
+        if own[best].score < MIN_OWN_SHARE * (min(anchor_score, root.score) if root else anchor_score):
             continue  # reached only through the name: not about the question
         fused.setdefault(best, own[best])
         if fused[best].score < anchor_score * cfg.bridge_weight:

@@ -309,7 +309,8 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
         _add_replies(conn, fused, rows, join, cfg)
     bridged = 0
     if use_graph and options.context and cfg.bridge_weight:
-        bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg)
+        bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg,
+                              lambda mid: (rows[mid]["source_memory_id"] or mid) if mid in rows else mid)
     if options.context and cfg.collapse_derived:
         context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
                                  cfg.derived_weight, query_has_words=terms is not None)
