@@ -38,6 +38,21 @@ def test_the_reply_to_a_matching_question_is_lifted_to_its_question(make_service
     assert plain.get(reply, 0.0) < 0.85 * plain[question]  # alone, the reply shares nothing with the question
 
 
+def test_a_fact_derived_from_a_question_lifts_the_reply_to_that_question(make_service):
+    """A derived fact stands for its turn: the turn asked, and its reply is the turn after it,
+    though the fact was written later (by the drain) and holds no question mark."""
+    svc = make_service()
+    question, reply, *_ = converse(svc)
+    fact = remember(svc, RememberRequest(content="Grace had an interview at Maplestone Games.", agentId="pair",
+                                         createdAt="2024-03-02T08:00:00Z"))
+    with svc.db.write() as conn:  # as the pipeline derives it
+        conn.execute("UPDATE memories SET source_memory_id = ?, type = 'fact', who = 'pipeline-v2' WHERE id = ?",
+                     (question, fact.id))
+    found = scores(svc, "Which company hired Grace after the interview at Maplestone Games?")
+    assert fact.id in found and question not in found  # the family's best member stands for it
+    assert found[reply] >= 0.85 * found[fact.id] - 1e-4
+
+
 def test_a_reply_comes_from_the_same_conversation_only(make_service):
     svc = make_service()
     converse(svc, session="s1")

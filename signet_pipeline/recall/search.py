@@ -153,14 +153,21 @@ def _late_joiner(conn, rows: dict[str, Row], flt: MemoryFilter, leg: VectorLeg |
     return join
 
 
-def _add_replies(conn, fused: dict[str, Candidate], rows: dict[str, Row], join, cfg) -> None:
+def _add_replies(conn, fused: dict[str, Candidate], rows: dict[str, Row], join, cfg,
+                 family: Callable[[str], str]) -> None:
     """The replies to the best candidates that ask something join (or are lifted among) the
-    candidates at reply_weight x the question's score (recall/context.py)."""
-    best = sorted(fused.items(), key=lambda kv: -kv[1].score)[:cfg.reply_anchors]
-    found = context.replies(conn, [rows[mid] for mid, _ in best if mid in rows])
+    candidates at reply_weight x the question's score (recall/context.py). A derived fact stands for
+    the turn it came from: that turn asked, and its place in the conversation is the turn's."""
+    best: dict[str, float] = {}  # family -> its best score, best families first
+    for mid, candidate in sorted(fused.items(), key=lambda kv: -kv[1].score):
+        if len(best) == cfg.reply_anchors:
+            break
+        best.setdefault(family(mid), candidate.score)
+    rows.update(mem_store.fetch_many(conn, [root for root in best if root not in rows]))
+    found = context.replies(conn, [rows[root] for root in best if root in rows])
     joined = join([mid for mid in found if mid not in fused], "reply")
     for mid, anchor in found.items():
-        lifted = fused[anchor].score * cfg.reply_weight
+        lifted = best[anchor] * cfg.reply_weight
         if mid in fused:
             fused[mid].score = max(fused[mid].score, lifted)
         elif mid in joined:
@@ -305,12 +312,14 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     if options.context and cfg.temporal_weight and context.asks_when(req.query):
         context.prefer_dated(fused, rows, cfg.temporal_weight)
     join = _late_joiner(conn, rows, flt, leg, index, keyword, alpha)
+    def family(mid: str) -> str:  # a derived fact's source; itself for the rest
+        return (rows[mid]["source_memory_id"] or mid) if mid in rows else mid
+
     if options.context and cfg.reply_weight:
-        _add_replies(conn, fused, rows, join, cfg)
+        _add_replies(conn, fused, rows, join, cfg, family)
     bridged = 0
     if use_graph and options.context and cfg.bridge_weight:
-        bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg,
-                              lambda mid: (rows[mid]["source_memory_id"] or mid) if mid in rows else mid)
+        bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg, family)
     if options.context and cfg.collapse_derived:
         context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
                                  cfg.derived_weight, query_has_words=terms is not None)
