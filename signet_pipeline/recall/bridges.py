@@ -19,6 +19,7 @@ from collections.abc import Callable
 import apsw
 
 from signet_pipeline.config import SearchConfig
+from signet_pipeline.recall.context import best_families
 from signet_pipeline.recall.dampening import Candidate
 from signet_pipeline.store import graph as graph_store
 
@@ -33,18 +34,13 @@ JoinLate = Callable[[list[str]], dict[str, Candidate]]
 
 
 def add_bridges(conn: apsw.Connection, fused: dict[str, Candidate], named: set[str], join: JoinLate,
-                cfg: SearchConfig, family: Callable[[str], str] = lambda mid: mid) -> int:
+                cfg: SearchConfig, family: Callable[[str], str]) -> int:
     """Lift (or add) one memory per bridge entity; `named` holds the entities the query names.
     `family(id)` is the memory a derived fact came from (itself for the rest): anchors are the best
     candidates of distinct families, each with the names its family mentions, and a bridge leads out of
     its anchor's family. (On drained stores the best anchor was often a fact, linked to no entity, and
     the second its own source.) Returns how many memories were lifted."""
-    anchors: list[tuple[str, Candidate]] = []
-    for mid, candidate in sorted(fused.items(), key=lambda kv: -kv[1].score):
-        if len(anchors) == cfg.bridge_anchors:
-            break
-        if all(family(mid) != family(other) for other, _ in anchors):
-            anchors.append((mid, candidate))
+    anchors = list(best_families(fused, family, cfg.bridge_anchors).values())
     linked = graph_store.linked_entities(conn, list({m for mid, _ in anchors for m in (mid, family(mid))}))
     bridges: dict[str, tuple[float, str]] = {}  # entity id -> (its best anchor's score, that anchor)
     for mid, candidate in anchors:  # best anchor first

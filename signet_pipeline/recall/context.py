@@ -15,6 +15,7 @@ were measured and dropped (no gain on either).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import timedelta
 
 import apsw
@@ -69,6 +70,24 @@ def replies(conn: apsw.Connection, anchors: list[Row]) -> dict[str, str]:
     return out
 
 
+def family_of(rows: dict[str, Row]) -> Callable[[str], str]:
+    """id -> its family: a derived fact's is the memory it came from, any other memory's is itself
+    (and so is that of an id not in `rows`)."""
+    return lambda mid: (rows[mid]["source_memory_id"] or mid) if mid in rows else mid
+
+
+def best_families(fused: dict[str, Candidate], family: Callable[[str], str], n: int) -> dict[str, tuple[str, Candidate]]:
+    """family -> (its best-scoring member, that member's candidate) for the n best families, best first:
+    the anchors of the steps that follow a strong candidate (replies, bridges), so that a fact and its
+    source do not take two anchor places."""
+    best: dict[str, tuple[str, Candidate]] = {}
+    for mid, candidate in sorted(fused.items(), key=lambda kv: -kv[1].score):
+        if len(best) == n:
+            break
+        best.setdefault(family(mid), (mid, candidate))
+    return best
+
+
 def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: dict[str, Row], visible,
                      derived_weight: float = 1.0, *, query_has_words: bool = False) -> None:
     """A memory and the facts the pipeline derived from it compete as one result: the family's
@@ -83,7 +102,8 @@ def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: d
     if query_has_words:
         for mid in [mid for mid, c in fused.items() if mid in rows and rows[mid]["source_memory_id"] and not c.keyword]:
             del fused[mid]
-    roots = {mid: rows[mid]["source_memory_id"] or mid for mid in fused if mid in rows}
+    family = family_of(rows)
+    roots = {mid: family(mid) for mid in fused if mid in rows}
     for mid, root in roots.items():
         if root != mid:
             fused[mid].score *= derived_weight

@@ -158,16 +158,12 @@ def _add_replies(conn, fused: dict[str, Candidate], rows: dict[str, Row], join, 
     """The replies to the best candidates that ask something join (or are lifted among) the
     candidates at reply_weight x the question's score (recall/context.py). A derived fact stands for
     the turn it came from: that turn asked, and its place in the conversation is the turn's."""
-    best: dict[str, float] = {}  # family -> its best score, best families first
-    for mid, candidate in sorted(fused.items(), key=lambda kv: -kv[1].score):
-        if len(best) == cfg.reply_anchors:
-            break
-        best.setdefault(family(mid), candidate.score)
+    best = context.best_families(fused, family, cfg.reply_anchors)
     rows.update(mem_store.fetch_many(conn, [root for root in best if root not in rows]))
     found = context.replies(conn, [rows[root] for root in best if root in rows])
     joined = join([mid for mid in found if mid not in fused], "reply")
     for mid, anchor in found.items():
-        lifted = best[anchor] * cfg.reply_weight
+        lifted = best[anchor][1].score * cfg.reply_weight
         if mid in fused:
             fused[mid].score = max(fused[mid].score, lifted)
         elif mid in joined:
@@ -312,9 +308,7 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     if options.context and cfg.temporal_weight and context.asks_when(req.query):
         context.prefer_dated(fused, rows, cfg.temporal_weight)
     join = _late_joiner(conn, rows, flt, leg, index, keyword, alpha)
-    def family(mid: str) -> str:  # a derived fact's source; itself for the rest
-        return (rows[mid]["source_memory_id"] or mid) if mid in rows else mid
-
+    family = context.family_of(rows)  # rows grows as memories join late
     if options.context and cfg.reply_weight:
         _add_replies(conn, fused, rows, join, cfg, family)
     bridged = 0

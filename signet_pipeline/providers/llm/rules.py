@@ -45,7 +45,7 @@ _HEDGE = re.compile(r"\b(maybe|might|perhaps|probably|possibly|i think|i guess|n
 _PRONOUN_LED = re.compile(r"^(it|this|that|these|those|they|he|she|him|her|them)\b", re.IGNORECASE)
 # A reaction or aside before the clause ("Ha,", "Right,", "Not really,"): the test for what the
 # sentence is about reads what follows it.
-_LEAD_IN = re.compile(r"^(\w+(?:\s\w+)?)\s*,\s+")
+_LEAD_IN = re.compile(r"^\w+(?:\s\w+)?\s*,\s+")
 # What leaves no main clause of its own: after a lead-in ("Second, which ...", "Fine, as long as ...")
 # or opening a sentence that goes on from the one before ("tiny! but there's a park across the street").
 _DEPENDENT = re.compile(r"^(which|who|whom|whose|as long as|as if|because|unless|although|though|but|and|or)\b",
@@ -79,7 +79,8 @@ def _fact_type(sentence: str) -> str:
 
 def _asks(sentence: str) -> bool:
     """A question, also when an emoji or a bracket follows its question mark."""
-    return "?" in sentence[len(_TRAILING.sub("", sentence)):]
+    trailing = _TRAILING.search(sentence)
+    return trailing is not None and "?" in trailing.group()
 
 
 def _self_contained(sentence: str) -> bool:
