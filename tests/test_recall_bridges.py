@@ -79,3 +79,21 @@ def test_a_derived_fact_bridges_through_the_names_its_source_mentions(make_servi
     assert fact in found and trip not in found  # the family's best member stands for it
     assert found[job] >= 0.9 * found[fact] - 1e-4
     assert result.meta["graph"]["bridged"] == 1
+
+
+
+def test_a_memory_that_joins_through_a_bridge_is_scored_for_a_when_question_like_the_rest(make_service):
+    """A memory that says when gets search.temporalWeight for a when-question, also when it joins
+    late through a bridge from outside the candidate pools; without it an undated memory about the
+    bridge entity took the place of the dated answer (drained set C, docs/BENCHMARKS.md)."""
+    undated = "Bartek: Piotr has wanted to be a father for years."
+    dated = "Bartek: Piotr and his wife had a girl on 3 March."
+    greece = [f"Bartek: Greece had the best {w} of the whole trip."
+              for w in ("ferry", "heat", "harbour", "bakery", "beach", "museum", "hostel", "bus")]
+    # Pools of 6 (twice the limit): the trip, the Greece turns and the undated one ("father") fill them.
+    svc = make_service(search={"bridge_weight": 0.9, "candidate_pool": 5})
+    trip, plain, when, *_ = converse(svc, [TRIP, undated, dated, *OTHERS, *greece])
+    result = recall(svc, RecallRequest(query="When did the friend Bartek ate grilled octopus with in Greece "
+                                             "become a father?", agentId="pair", limit=3, min_score=0), SEARCH)
+    found = {h.id: h.source for h in result.results}
+    assert trip in found and found.get(when) == "bridge" and plain not in found

@@ -140,15 +140,20 @@ def rank(fused: dict[str, Candidate], *, limit: int, min_score: float, graph_slo
 
 
 def _late_joiner(conn, rows: dict[str, Row], flt: MemoryFilter, leg: VectorLeg | None, index,
-                 keyword: Callable[[str], float], alpha: float) -> Callable[[list[str], str], dict[str, Candidate]]:
+                 keyword: Callable[[str], float], alpha: float,
+                 dated_weight: float) -> Callable[[list[str], str], dict[str, Candidate]]:
     """Candidates for memories that join after fusion (replies, bridges): those the filter admits,
-    scored like the rest (their cosines from the index), with the given source."""
+    scored like the rest (their cosines from the index, and `dated_weight` when they say when, as
+    prefer_dated gave the others), with the given source."""
     def join(ids: list[str], source: str) -> dict[str, Candidate]:
         visible = mem_store.visible_ids(conn, ids, flt) if ids else set()
         rows.update(mem_store.fetch_many(conn, list(visible)))
         cosines = _cosines(list(visible), rows, leg, index)
-        return {mid: Candidate(_blend(keyword(mid), cosines.get(mid) if leg is not None else None, alpha), source,
-                               cosines.get(mid), keyword(mid)) for mid in visible}
+        joined = {mid: Candidate(_blend(keyword(mid), cosines.get(mid) if leg is not None else None, alpha), source,
+                                 cosines.get(mid), keyword(mid)) for mid in visible}
+        if dated_weight:
+            context.prefer_dated(joined, rows, dated_weight)
+        return joined
 
     return join
 
@@ -305,9 +310,10 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
         fused[mid].score += pipeline.graph.boost_weight
     watch.lap("fusion")
     dampened = dampen(conn, flt.agent_id, fused, rows, pipeline.dampening, set(trav.focal)) if use_graph else {}
-    if options.context and cfg.temporal_weight and context.asks_when(req.query):
-        context.prefer_dated(fused, rows, cfg.temporal_weight)
-    join = _late_joiner(conn, rows, flt, leg, index, keyword, alpha)
+    dated_weight = cfg.temporal_weight if options.context and context.asks_when(req.query) else 0.0
+    if dated_weight:
+        context.prefer_dated(fused, rows, dated_weight)
+    join = _late_joiner(conn, rows, flt, leg, index, keyword, alpha, dated_weight)
     family = context.family_of(rows)  # rows grows as memories join late
     if options.context and cfg.reply_weight:
         _add_replies(conn, fused, rows, join, cfg, family)
