@@ -1,5 +1,6 @@
 """`python -m bench.drained_recall_bench`: recall over HTTP on a drained store of conversation turns
-(their derived facts included), with bridges on and off, beside the in-process floor, in one run.
+(their derived facts included), with bridges on (choosing by the question's residual, or not) and off,
+beside the in-process floor, in one run.
 
     .venv/bin/python -m bench.drained_recall_bench                 # 10,000 turns; ~6 min the first time
     .venv/bin/python -m bench.drained_recall_bench --turns 20000 --queries 500
@@ -7,9 +8,10 @@
 The store (bench/.data/drained-<turns>, kept for the next run): real-length turns of signet_eval.turns
 (seed 5, ten conversations, one private agent each) remembered in process, then drained through
 `signet up` (API + Dagster: extraction, decisions, graph, hints) until no job is pending. Queries: the
-first eight words of randomly chosen turns, asked as their conversation's agent. Two `signet serve`
-processes on that store (bridges on: the default; off: `search.bridgeWeight` 0) are asked query by query
-in turn over keep-alive clients, then the same queries in process (query vectors cached: the floor).
+first eight words of randomly chosen turns, asked as their conversation's agent. Three `signet serve`
+processes on that store (the default; `search.bridgeResidual` false; bridges off: `search.bridgeWeight`
+0) are asked query by query in turn over keep-alive clients, then the same queries in process (query
+vectors cached: the floor).
 """
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ def main() -> None:
     args = parser.parse_args()
     ws = drained_store(args.turns, args.seed)
     asked = queries(args.turns, args.seed, args.queries)
-    modes = {"bridges on (default)": {}, "bridges off": {"SIGNET_SEARCH__BRIDGE_WEIGHT": "0"}}
+    modes = {"bridges on (default)": {}, "bridges on, no residual": {"SIGNET_SEARCH__BRIDGE_RESIDUAL": "false"},
+             "bridges off": {"SIGNET_SEARCH__BRIDGE_WEIGHT": "0"}}
     times: dict[str, list[float]] = {f"HTTP, {m}": [] for m in modes}
     with tempfile.TemporaryDirectory() as tmp:
         servers = {m: ApiServer(ws, Path(tmp) / f"serve-{i}.log", env=env) for i, (m, env) in enumerate(modes.items())}

@@ -54,6 +54,9 @@ class SearchConfig(Section):
     bridge_anchors: int = Field(2, ge=1, le=20, validation_alias=AliasChoices("bridge_anchors", "bridgeAnchors"))
     bridge_max_mentions: int = Field(
         30, ge=2, le=10_000, validation_alias=AliasChoices("bridge_max_mentions", "bridgeMaxMentions"))
+    # Of the memories a bridge entity reaches, lift the one closest to what the question asks beyond its
+    # anchor (one more query embedding when it reaches several); false: the one closest to the question.
+    bridge_residual: bool = Field(True, validation_alias=AliasChoices("bridge_residual", "bridgeResidual"))
     # A memory and its derived facts compete as one result (recall/context.py).
     collapse_derived: bool = Field(True, validation_alias=AliasChoices("collapse_derived", "collapseDerived"))
     # A derived fact counts at this share of its score: 1.0 was best on one set, 0.9 on the other;

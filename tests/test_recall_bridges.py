@@ -91,9 +91,26 @@ def test_a_memory_that_joins_through_a_bridge_is_scored_for_a_when_question_like
     greece = [f"Bartek: Greece had the best {w} of the whole trip."
               for w in ("ferry", "heat", "harbour", "bakery", "beach", "museum", "hostel", "bus")]
     # Pools of 6 (twice the limit): the trip, the Greece turns and the undated one ("father") fill them.
-    svc = make_service(search={"bridge_weight": 0.9, "candidate_pool": 5})
+    # The choice by own score (bridgeResidual picks by what the question asks beyond the trip: "father").
+    svc = make_service(search={"bridge_weight": 0.9, "candidate_pool": 5, "bridge_residual": False})
     trip, plain, when, *_ = converse(svc, [TRIP, undated, dated, *OTHERS, *greece])
     result = recall(svc, RecallRequest(query="When did the friend Bartek ate grilled octopus with in Greece "
                                              "become a father?", agentId="pair", limit=3, min_score=0), SEARCH)
     found = {h.id: h.source for h in result.results}
     assert trip in found and found.get(when) == "bridge" and plain not in found
+
+
+def test_of_several_memories_a_bridge_reaches_the_one_answering_what_its_anchor_does_not_is_lifted(make_service):
+    """"What does Bartek's big brother do for a living?" finds the call with his big brother Piotr; of
+    Piotr's other memories the one closest to the whole question is about the brothers again, the one
+    that answers "do for a living" says what Piotr does (search.bridgeResidual)."""
+    call = "Bartek: I was on the phone with my big brother Piotr for two hours last night."
+    again = "Bartek: Piotr and I still laugh about sharing one big bedroom as brothers."
+    job = "Bartek: Piotr works as a court interpreter and comes home with wild stories."
+    asked = "What does Bartek's big brother do for a living?"
+    svc = make_service(search={"bridge_weight": 0.9})
+    first, _, answer, *_ = converse(svc, [call, again, job, *OTHERS])
+    chosen = scores(svc, asked)
+    assert chosen[answer][0] >= 0.9 * chosen[first][0] - 1e-4  # hit scores are rounded
+    plain = scores(make_service(search={"bridge_weight": 0.9, "bridge_residual": False}), asked)
+    assert plain[answer][0] < 0.9 * plain[first][0]  # the brothers' memory was the one chosen

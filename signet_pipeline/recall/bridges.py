@@ -9,7 +9,11 @@ that share the question's words start a bridge, and only a memory with some scor
 lifted (the two constants below). An entity
 mentioned in more than `search.bridgeMaxMentions` memories is a hub (a speaker, the user) and
 bridges nothing; the same bound caps the rows read, so a bridge costs a few indexed lookups.
-Measured per category on three evaluation sets in docs/BENCHMARKS.md.
+When an entity reaches several memories, the one lifted is the one that best answers what the
+anchor does not: "What does Marek's big brother do for a living?" finds "I was on the phone with my
+big brother Wojtek"; of Wojtek's memories the one closest to the question is another about Marek and
+his brother, the one closest to "what does do for a living" says Wojtek works as a court interpreter
+(`residual`, search.bridgeResidual). Measured per category on three evaluation sets in docs/BENCHMARKS.md.
 """
 
 from __future__ import annotations
@@ -31,15 +35,19 @@ MIN_OWN_SHARE = 0.4
 
 # ids -> Candidate (own score, source `bridge`) for those the caller's filter admits.
 JoinLate = Callable[[list[str]], dict[str, Candidate]]
+# (anchor id, memory ids) -> each memory's score against what the question asks beyond that anchor
+# (those it cannot score are left out).
+Residual = Callable[[str, list[str]], dict[str, float]]
 
 
 def add_bridges(conn: apsw.Connection, fused: dict[str, Candidate], named: set[str], join: JoinLate,
-                cfg: SearchConfig, family: Callable[[str], str]) -> int:
+                cfg: SearchConfig, family: Callable[[str], str], residual: Residual | None = None) -> int:
     """Lift (or add) one memory per bridge entity; `named` holds the entities the query names.
     `family(id)` is the memory a derived fact came from (itself for the rest): anchors are the best
     candidates of distinct families, each with the names its family mentions, and a bridge leads out of
     its anchor's family. (On drained stores the best anchor was often a fact, linked to no entity, and
-    the second its own source.) Returns how many memories were lifted."""
+    the second its own source.) Of several memories an entity reaches, `residual` picks (when given).
+    Returns how many memories were lifted."""
     anchors = list(best_families(fused, family, cfg.bridge_anchors).values())
     linked = graph_store.linked_entities(conn, list({m for mid, _ in anchors for m in (mid, family(mid))}))
     bridges: dict[str, tuple[float, str]] = {}  # entity id -> (its best anchor's score, that anchor)
@@ -62,7 +70,8 @@ def add_bridges(conn: apsw.Connection, fused: dict[str, Candidate], named: set[s
                if family(mid) != family(anchor) and (c := fused.get(mid) or joined.get(mid)) is not None}
         if not own:
             continue
-        best = max(own, key=lambda mid: own[mid].score)
+        choice = residual(anchor, list(own)) if residual is not None and len(own) > 1 else {}
+        best = max(own, key=lambda mid: choice.get(mid, own[mid].score))
         root = fused.get(family(anchor))  # a fact's score runs above its source's: the guard was measured on turns
         if own[best].score < MIN_OWN_SHARE * (min(anchor_score, root.score) if root else anchor_score):
             continue  # reached only through the name: not about the question

@@ -176,6 +176,35 @@ def _add_replies(conn, fused: dict[str, Candidate], rows: dict[str, Row], join, 
             fused[mid].score = max(fused[mid].score, lifted)
 
 
+def _residual_scorer(svc: MemoryService, conn, rows: dict[str, Row], terms: QueryTerms | None, query: str, index,
+                     alpha: float, dated_weight: float, family: Callable[[str], str]):
+    """For bridges (recall/bridges.py): memories scored as the rest are (the dated weight included),
+    but against what the query asks beyond their anchor: the cosine to the query without the words the
+    anchor's family holds, and the share of the words left that they hold. No score when the anchor
+    holds none of the words or all of them, or the embedder fails (the bridge keeps its own choice)."""
+    if terms is None or index is None:
+        return None
+    stems_of = mem_store.text_stemmer(conn)
+
+    def score(anchor: str, ids: list[str]) -> dict[str, float]:
+        covered = set().union(*(stems_of(rows[mid]["content"]) for mid in {anchor, family(anchor)} if mid in rows))
+        wanted = set(terms.stems.values())
+        left = wanted - covered
+        if not left or left == wanted:
+            return {}
+        try:
+            vec = svc.embed_query(terms.residual(query, covered))
+        except ProviderError:
+            return {}
+        by_hash = index.vectors({rows[mid]["content_hash"] for mid in ids})
+        return {mid: _blend(terms.coverage(stems_of(rows[mid]["content"]), left),
+                            max(0.0, float(by_hash[rows[mid]["content_hash"]] @ vec)), alpha)
+                + (dated_weight if dated_weight and context.says_when(rows[mid]["content"]) else 0.0)
+                for mid in ids if rows[mid]["content_hash"] in by_hash}
+
+    return score
+
+
 def _cosines(ids: list[str], rows: dict[str, Row], leg: VectorLeg | None, index) -> dict[str, float]:
     """Query cosines of candidates that joined late (their vectors from the index)."""
     if leg is None or index is None or not ids:
@@ -319,7 +348,10 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
         _add_replies(conn, fused, rows, join, cfg, family)
     bridged = 0
     if use_graph and options.context and cfg.bridge_weight:
-        bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg, family)
+        residual = _residual_scorer(svc, conn, rows, terms, req.query, index, alpha, dated_weight, family) \
+            if cfg.bridge_residual and leg is not None else None
+        bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg, family,
+                              residual)
     if options.context and cfg.collapse_derived:
         context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
                                  cfg.derived_weight, query_has_words=terms is not None)
