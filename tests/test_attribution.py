@@ -20,6 +20,11 @@ MONDAY = datetime(2023, 5, 8, 13, 56)
     ("I have a dog named Max.", "Caroline has a dog named Max."),
     ("It reminded me of my childhood.", "It reminded Caroline of Caroline's childhood."),
     ("The book is mine.", "The book is Caroline's."),
+    ("I still laugh about it.", "Caroline still laughs about it."),
+    ("I track my runs.", "Caroline tracks Caroline's runs."),
+    ("Should I get a new phone or wait.", "Should Caroline get a new phone or wait."),
+    ("I'd better go.", "Caroline had better go."),
+    ("I'd love that.", "Caroline would love that."),
 ])
 def test_the_speaker_takes_the_place_of_the_first_person(sentence, expected):
     assert third_person(sentence, "Caroline") == expected

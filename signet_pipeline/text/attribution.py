@@ -19,9 +19,22 @@ _VERBS = frozenset("""
 love like enjoy hate want need think feel live work play make take get know see hope plan try keep
 start teach study run cook paint read write sing dance swim walk visit own use prefer believe miss remember
 collect volunteer practice attend spend travel grow speak wish mean find bake draw build call
+laugh cry eat drink watch listen look wait sleep wake text talk say tell ask help buy sell pay move stay
+drive ride fly climb hike knit sew train lift learn forget guess wonder worry care mind agree admit
+reckon suppose doubt trust bring carry send check fix clean wash change join quit leave stop finish win
+lose pick choose decide wear catch follow meet host organise organize coach manage record post film edit
+sketch design code track jog cycle surf ski skate garden shop save owe fancy adore
 """.split())
 _CONTRACTIONS = {"i'm": "is", "i've": "has", "i'll": "will", "i'd": "would"}
-_FIRST = re.compile(r"\b(I'm|I've|I'll|I'd|I|me|myself|my|mine)\b(\s+(\w+))?", re.IGNORECASE)
+# "I'd" is "I had" before these ("I'd better", "I'd been"); "I would" otherwise.
+_HAD = frozenset("better been had gotten forgotten".split())
+# Adverbs that may stand between "I" and its verb ("I still laugh about it").
+_ADVERBS = ("still|also|really|just|always|never|usually|often|sometimes|actually|finally|even|genuinely|"
+            "honestly|totally|literally|definitely|mostly|only|now|rarely|hardly")
+_FIRST = re.compile(rf"\b(I'm|I've|I'll|I'd|I|me|myself|my|mine)\b(\s+((?:(?:{_ADVERBS})\s+)*)(\w+))?",
+                    re.IGNORECASE)
+# A question's auxiliary before "I" ("should I get ...") keeps the verb as it is.
+_AUXILIARY_BEFORE = re.compile(r"\b(should|shall|could|would|can|will|do|did|does|may|might|must)\s+$", re.IGNORECASE)
 _FIRST_WORD = re.compile(r"^\s*(I|I'm|I've|I'll|I'd)\b")
 
 
@@ -41,12 +54,16 @@ def _third(verb: str) -> str:
 def third_person(sentence: str, speaker: str) -> str:
     """`sentence` with its singular first person replaced by `speaker`."""
     def swap(m: re.Match[str]) -> str:
-        word, rest, next_word = m.group(1), m.group(2) or "", m.group(3)
+        word, rest, next_word = m.group(1), m.group(2) or "", m.group(4)
         lower = word.lower()
+        if lower == "i'd" and next_word and next_word.lower() in _HAD:
+            return f"{speaker} had{rest}"
         if lower in _CONTRACTIONS:
             return f"{speaker} {_CONTRACTIONS[lower]}{rest}"
         if lower == "i":
-            return f"{speaker}{rest.replace(next_word, _third(next_word), 1) if next_word else rest}"
+            if not next_word or _AUXILIARY_BEFORE.search(sentence, 0, m.start()):
+                return f"{speaker}{rest}"
+            return f"{speaker}{rest[:-len(next_word)]}{_third(next_word)}"
         if lower in ("me", "myself"):
             return f"{speaker}{rest}"
         return f"{speaker}'s{rest}"  # my, mine
