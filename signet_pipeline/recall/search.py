@@ -24,7 +24,8 @@ scores), `context` (dampening and the conversation-context steps) and `final_ran
   post-fusion dampening (recall/dampening.py)
   and the embedding reranker (recall/rerank.py) exist behind flags, off by default (measured);
 - bridges (recall/bridges.py): a rare entity one of the best candidates mentions, and the query does
-  not name, lifts the memory mentioning it that scores best (a question needing two memories);
+  not name, lifts the memory mentioning it that best answers what that candidate does not (the query
+  without the candidate's words: a question needing two memories);
 - results under min_score are dropped. `source` says which leg(s) found the memory.
 Temporal recall (a `time` object or date phrases in the query, recall/temporal.py) limits every leg
 to a time window, or answers a date-only query with a timeline.
