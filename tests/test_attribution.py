@@ -25,6 +25,7 @@ MONDAY = datetime(2023, 5, 8, 13, 56)
     ("Should I get a new phone or wait.", "Should Caroline get a new phone or wait."),
     ("I'd better go.", "Caroline had better go."),
     ("I'd love that.", "Caroline would love that."),
+    ("Tell me I'm not crazy.", "Tell Caroline Caroline is not crazy."),
 ])
 def test_the_speaker_takes_the_place_of_the_first_person(sentence, expected):
     assert third_person(sentence, "Caroline") == expected

@@ -31,8 +31,9 @@ _HAD = frozenset("better been had gotten forgotten".split())
 # Adverbs that may stand between "I" and its verb ("I still laugh about it").
 _ADVERBS = ("still|also|really|just|always|never|usually|often|sometimes|actually|finally|even|genuinely|"
             "honestly|totally|literally|definitely|mostly|only|now|rarely|hardly")
-_FIRST = re.compile(rf"\b(I'm|I've|I'll|I'd|I|me|myself|my|mine)\b(\s+((?:(?:{_ADVERBS})\s+)*)(\w+))?",
-                    re.IGNORECASE)
+_PRONOUNS = "I'm|I've|I'll|I'd|I|me|myself|my|mine"
+# The pronoun, then the word after it (past any adverb), unless that word is a pronoun too ("tell me I'm").
+_FIRST = re.compile(rf"\b({_PRONOUNS})\b(\s+((?:(?:{_ADVERBS})\s+)*)(?!(?:{_PRONOUNS})\b)(\w+))?", re.IGNORECASE)
 # A question's auxiliary before "I" ("should I get ...") keeps the verb as it is.
 _AUXILIARY_BEFORE = re.compile(r"\b(should|shall|could|would|can|will|do|did|does|may|might|must)\s+$", re.IGNORECASE)
 _FIRST_WORD = re.compile(r"^\s*(I|I'm|I've|I'll|I'd)\b")
