@@ -40,6 +40,7 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
 
+import numpy as np
 
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.graph.traversal import Traversal, boost_ids
@@ -182,26 +183,44 @@ def _residual_scorer(svc: MemoryService, conn, rows: dict[str, Row], terms: Quer
     """For bridges (recall/bridges.py): memories scored as the rest are (the dated weight included),
     but against what the query asks beyond their anchor: the cosine to the query without the words the
     anchor's family holds, and the share of the words left that they hold. No score when the anchor
-    holds none of the words or all of them, or the embedder fails (the bridge keeps its own choice)."""
+    holds none of the words or all of them, or the embedder fails (the bridge keeps its own choice).
+    Worked out once per anchor, and only when an entity reaches several memories."""
     if terms is None or index is None:
         return None
-    stems_of = mem_store.text_stemmer(conn)
+    wanted = set(terms.stems.values())
+    stemmer = None  # made on first use: most recalls never get here
+    beyond: dict[str, tuple[set[str], np.ndarray] | None] = {}  # anchor -> (words left, their vector)
 
-    def score(anchor: str, ids: list[str]) -> dict[str, float]:
+    def stems_of(text: str) -> set[str]:
+        nonlocal stemmer
+        stemmer = stemmer or mem_store.text_stemmer(conn)
+        return stemmer(text)
+
+    def left_by(anchor: str) -> tuple[set[str], np.ndarray] | None:
         covered = set().union(*(stems_of(rows[mid]["content"]) for mid in {anchor, family(anchor)} if mid in rows))
-        wanted = set(terms.stems.values())
         left = wanted - covered
         if not left or left == wanted:
-            return {}
+            return None
         try:
-            vec = svc.embed_query(terms.residual(query, covered))
+            return left, svc.embed_query(terms.residual(query, covered))
         except ProviderError:
+            return None
+
+    def score(anchor: str, ids: list[str]) -> dict[str, float]:
+        if anchor not in beyond:
+            beyond[anchor] = left_by(anchor)
+        if beyond[anchor] is None:
             return {}
+        left, vec = beyond[anchor]
         by_hash = index.vectors({rows[mid]["content_hash"] for mid in ids})
-        return {mid: _blend(terms.coverage(stems_of(rows[mid]["content"]), left),
-                            max(0.0, float(by_hash[rows[mid]["content_hash"]] @ vec)), alpha)
-                + (dated_weight if dated_weight and context.says_when(rows[mid]["content"]) else 0.0)
-                for mid in ids if rows[mid]["content_hash"] in by_hash}
+        scored = {}
+        for mid in ids:
+            if (v := by_hash.get(rows[mid]["content_hash"])) is not None:
+                kw, cos = terms.coverage(stems_of(rows[mid]["content"]), left), max(0.0, float(v @ vec))
+                scored[mid] = Candidate(_blend(kw, cos, alpha), "bridge", cos, kw)
+        if dated_weight:
+            context.prefer_dated(scored, rows, dated_weight)
+        return {mid: c.score for mid, c in scored.items()}
 
     return score
 
