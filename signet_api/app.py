@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from signet_api.auth import Auth
 from signet_api.errors import install_error_handlers
 from signet_api import openapi, pages
-from signet_api.middleware import AnalyticsMiddleware, BodyLimitMiddleware
+from signet_api.middleware import AnalyticsMiddleware, RequestLimitMiddleware
 from signet_api.routes import (
     agents,
     analytics,
@@ -80,7 +80,7 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     app.state.analytics = Analytics()  # this process's request counters (routes/analytics.py reads them)
     # Every route authorizes before its body is read (signet_api/auth.py AuthorizedRoute); the body
     # limit sits inside analytics, so refused bodies are counted too.
-    app.add_middleware(BodyLimitMiddleware, limits=settings.limits)
+    app.add_middleware(RequestLimitMiddleware, limits=settings.limits)
     app.add_middleware(AnalyticsMiddleware, analytics=app.state.analytics)
     app.include_router(system.router)
     app.include_router(auth.router)

@@ -21,7 +21,7 @@ from signet_pipeline.request_rules import PATTERN_MEANINGS
 log = logging.getLogger("signet.api")
 
 _HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
-               405: "method_not_allowed", 413: "payload_too_large", 415: "unsupported_media_type"}
+               405: "method_not_allowed", 413: "payload_too_large", 414: "uri_too_long", 415: "unsupported_media_type"}
 
 
 HOOKS_PREFIX = "/api/hooks/"

@@ -1,6 +1,7 @@
-"""Pure ASGI middleware: the request body limit, and analytics.
+"""Pure ASGI middleware: the request limits, and analytics.
 
-BodyLimitMiddleware refuses a body over its limit with 413: at once when Content-Length says so
+RequestLimitMiddleware refuses a request target (path and query string) over MAX_TARGET_BYTES with
+414, and a body over its limit with 413: at once when Content-Length says so
 (before routing, auth or parsing: an unauthenticated 15 MB body costs nothing), else as soon as the
 streamed bytes pass the limit (the read fails inside the route and the error handler answers).
 Routes that carry transcripts or documents get limits.maxUploadBytes, every other one
@@ -27,6 +28,9 @@ from signet_pipeline import analytics
 from signet_pipeline.analytics import Analytics, Category, ErrorCode
 from signet_pipeline.config import LimitsConfig
 
+# uvicorn's HTTP parser fails a request target over 65,535 bytes with a bare text 400: the API's own
+# bound sits well under it, so a long query string is refused in JSON, with a code, before routing.
+MAX_TARGET_BYTES = 32 * 1024
 UNMATCHED = "(unmatched)"  # requests no route matched share one key: raw paths would grow without bound
 MUTATION_ERRORS: dict[int, ErrorCode] = {409: "MUTATION_CONFLICT", 403: "MUTATION_SCOPE_DENIED"}
 MAX_ERROR_BODY = 8192
@@ -47,7 +51,7 @@ class BodyTooLarge(HTTPException):
         super().__init__(413, f"request body over {limit} bytes (limits.{setting})")
 
 
-class BodyLimitMiddleware:
+class RequestLimitMiddleware:
     def __init__(self, app: ASGIApp, limits: LimitsConfig) -> None:
         self.app = app
         self.limits = limits
@@ -56,17 +60,19 @@ class BodyLimitMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        target = len(scope.get("raw_path") or scope["path"].encode()) + len(scope["query_string"])
+        if target > MAX_TARGET_BYTES:
+            await _refuse(send, 414, payload(scope["path"], "uri_too_long",
+                                             f"request target of {target} bytes is over {MAX_TARGET_BYTES}: "
+                                             "send long queries in a POST body (POST /api/memory/recall)"))
+            return
         upload = scope["path"] in UPLOAD_PATHS
         limit = self.limits.max_upload_bytes if upload else self.limits.max_body_bytes
         setting = "maxUploadBytes" if upload else "maxBodyBytes"
         declared = _header(scope, b"content-length")
         if declared is not None and declared.isdigit() and int(declared) > limit:
-            body = json.dumps(payload(scope["path"], "payload_too_large",
-                                      f"request body of {declared} bytes is over {limit} (limits.{setting})")).encode()
-            await send({"type": "http.response.start", "status": 413,
-                        "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body)),
-                                    (b"connection", b"close")]})
-            await send({"type": "http.response.body", "body": body})
+            await _refuse(send, 413, payload(scope["path"], "payload_too_large",
+                                             f"request body of {declared} bytes is over {limit} (limits.{setting})"))
             return
         received = 0
 
@@ -80,6 +86,15 @@ class BodyLimitMiddleware:
             return message
 
         await self.app(scope, bounded, send)
+
+
+async def _refuse(send: Send, status: int, error: dict) -> None:
+    """An error answered before the app runs; the connection closes (an unread body may follow)."""
+    body = json.dumps(error).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body)),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": body})
 
 
 class AnalyticsMiddleware:

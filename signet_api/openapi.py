@@ -4,9 +4,9 @@ every check against it). FastAPI's schema is completed here, in one place:
 - every error response has the body the error handlers send (signet_api/errors.py): `{"error":
   {"code", "message"}}`, on /api/hooks/* `{"error": message, "code"}`; no FastAPI `{"detail"}`;
 - the statuses any route may answer are added to each: 401 and 403 (tokens, roles, the local-name
-  and cross-site guards), 400 and 413 where a body is read (refused as sent; over the body limit), 429
-  where a rate limit applies (signet_api/auth.py RATE_LIMITS); the hooks answer a body that fails
-  validation with 400, not 422;
+  and cross-site guards), 414 (a request target over its bound), 400 and 413 where a body is read
+  (refused as sent; over the body limit), 429 where a rate limit applies (signet_api/auth.py
+  RATE_LIMITS); the hooks answer a body that fails validation with 400, not 422;
 - each route declares the others it answers with `errors(404, 409, ...)`;
 - the Bearer token is optional: local mode ignores it, hybrid mode needs none from loopback (team
   mode serves no schema)."""
@@ -21,6 +21,7 @@ from pydantic.json_schema import models_json_schema
 
 from signet_api.auth import RATE_LIMITS
 from signet_api.errors import HOOKS_PREFIX
+from signet_api.middleware import MAX_TARGET_BYTES
 
 DESCRIPTIONS = {
     400: "Refused: the request cannot be acted on as sent (`code` says why); on /api/hooks/* also a body that does not validate",
@@ -32,6 +33,7 @@ DESCRIPTIONS = {
     409: "Refused by the current state (`code`: version_conflict, deleted, pinned_requires_force, ...)",
     413: "Body over limits.maxBodyBytes (limits.maxUploadBytes where transcripts and documents are sent), "
          "counted in bytes as sent",
+    414: f"Request target (path and query string) over {MAX_TARGET_BYTES:,} bytes: send long queries in a POST body",
     415: "The body is not application/json",
     422: "The request fails validation: `message` names each field and why",
     429: "Too many calls (Retry-After says when to try again)",
@@ -104,7 +106,7 @@ def complete(schema: dict[str, Any]) -> None:
 def _complete_operation(path: str, method: str, operation: dict[str, Any]) -> None:
     hooks = path.startswith(HOOKS_PREFIX)
     responses = operation.setdefault("responses", {})
-    added = {401, 403}
+    added = {401, 403, 414}
     if "requestBody" in operation:
         added |= {400, 413}
     if (method, path) in RATE_LIMITS:

@@ -38,12 +38,12 @@ CONFIG = """
 [checks]
 enabled = true
 
-# A body over its byte limit is refused with 413, valid or not, and a JSON schema counts characters,
-# not bytes (a character is 1 to 12 bytes once JSON-encoded): 413 is a refusal either way.
+# A body over its byte limit is refused with 413, and a request target over its bound with 414, valid
+# or not: a JSON schema counts characters, not bytes (a character is 1 to 12 bytes once encoded).
 [checks.negative_data_rejection]
-expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "415", "422", "428", "429", "5xx"]
+expected-statuses = ["400", "401", "403", "404", "405", "406", "409", "413", "414", "415", "422", "428", "429", "5xx"]
 [checks.positive_data_acceptance]
-expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "413", "429", "5xx"]
+expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "413", "414", "429", "5xx"]
 
 # The log stream stays open until the client leaves: read its first event (`connected`) and hang up.
 [[operations]]

@@ -4,11 +4,15 @@ schema; and, for callers trusted without a token, no request a page of another s
 
 import json
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
+from signet_api.middleware import MAX_TARGET_BYTES
+from signet_api.routes.memory import MAX_GET_QUERY_CHARS
 from signet_pipeline import limits
+from tests.test_concurrency import LiveServer
 
 KIB = 1024
 
@@ -36,6 +40,19 @@ def test_an_oversized_body_is_refused_by_its_length_before_auth_and_parsing(team
     assert answer.status_code == 413
     assert answer.json()["error"]["code"] == "payload_too_large"
     assert "limits.maxBodyBytes" in answer.json()["error"]["message"]
+
+
+def test_a_long_query_string_is_refused_in_json_and_the_longest_valid_one_is_served(svc):
+    # Through uvicorn: its HTTP parser answers a request target over 64 KiB with a bare text 400, so
+    # the API's bound sits under it, and the longest query the schema allows fits under the bound.
+    widest = "\U0010fffd" * MAX_GET_QUERY_CHARS  # 4 bytes in UTF-8, 12 once percent-encoded
+    with LiveServer(create_app(service=svc)) as server, httpx.Client(base_url=server.url, timeout=30) as http:
+        served = http.get("/api/memory/search", params={"q": widest})
+        assert served.status_code == 200, served.text[:300]
+        answer = http.get("/memory/search", params={"q": "a" * MAX_TARGET_BYTES})
+        assert answer.status_code == 414 and answer.json()["error"]["code"] == "uri_too_long", answer.text[:300]
+        over = http.get("/api/memory/search", params={"q": "a" * (MAX_GET_QUERY_CHARS + 1)})
+        assert over.status_code == 422 and "q" in over.json()["error"]["message"]
 
 
 def test_without_a_token_a_body_is_never_parsed(team):

@@ -29,6 +29,9 @@ from signet_pipeline.write.remember import Actor, remember
 router = APIRouter(tags=["memory"], route_class=AuthorizedRoute)
 MAX_OFFSET = 10_000_000
 MAX_HISTORY = 1000
+# A GET's query in characters, sized so that the worst case (4-byte characters, percent-encoded: 12
+# bytes each) fits under the request-target bound (middleware.MAX_TARGET_BYTES). POST recall takes more.
+MAX_GET_QUERY_CHARS = 2_000
 Service = Annotated[MemoryService, Depends(service)]
 
 
@@ -102,7 +105,7 @@ def recall_route(request: Request, body: RecallRequest, svc: Service) -> RecallR
 @router.get("/api/memory/search", response_model=RecallResult, summary="GET alias of recall", responses=errors(408))
 def search_route(
     request: Request, svc: Service,
-    q: Annotated[str, Query(max_length=10_000)],
+    q: Annotated[str, Query(max_length=MAX_GET_QUERY_CHARS)],
     limit: Annotated[int | None, Query(ge=1, le=200)] = None,
     type: str | None = None, tags: str | None = None, who: str | None = None, pinned: str | None = None,
     importance_min: Annotated[float | None, Query(ge=0, le=1)] = None,
@@ -159,7 +162,7 @@ def history_route(request: Request, memory_id: str, svc: Service,
 @router.get("/memory/search", summary="Legacy keyword search", responses=errors(408))
 def legacy_search_route(
     request: Request, svc: Service,
-    q: Annotated[str | None, Query(max_length=10_000)] = None,
+    q: Annotated[str | None, Query(max_length=MAX_GET_QUERY_CHARS)] = None,
     distinct: str | None = None,
     limit: Annotated[int | None, Query(ge=1, le=1000)] = None,
     type: str | None = None, tags: str | None = None, who: str | None = None, pinned: str | None = None,
