@@ -36,11 +36,8 @@ from __future__ import annotations
 import contextvars
 import logging
 import math
-from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass
-
-import numpy as np
 
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.graph.traversal import Traversal, boost_ids
@@ -48,21 +45,22 @@ from signet_pipeline.models import RecallRequest, RecallResult
 from signet_pipeline.recall import context, temporal
 from signet_pipeline.recall.bridges import add_bridges
 from signet_pipeline.recall.answers import NO_HITS, Stopwatch, aggregate_unavailable, timeline, to_hit
-from signet_pipeline.recall.dampening import Candidate, dampen
+from signet_pipeline.recall.dampening import dampen
 from signet_pipeline.recall.hubness import dampen_hubs
 from signet_pipeline.recall.legs import VectorLeg, graph_leg, keyword_leg, vector_leg
+from signet_pipeline.recall.joiners import add_replies, late_joiner, residual_scorer
 from signet_pipeline.recall.rerank import rerank
+from signet_pipeline.recall.scoring import add_traversal, fuse, keyword_scorer, rank
 from signet_pipeline.recall.session_context import Ledger, transcripts_for
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
-from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
-from signet_pipeline.text.fts_query import QueryTerms
 from signet_pipeline.timeutil import now_iso
 
 log = logging.getLogger("signet.recall")
+
 
 def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
     return MemoryFilter(
@@ -70,168 +68,6 @@ def build_filter(svc: MemoryService, req: RecallRequest) -> MemoryFilter:
         importance_min=req.importance_min, since=req.since, until=req.until, project=req.project,
         decay_rate=svc.settings.memory.decay_rate,
     )
-
-
-def keyword_scorer(conn, terms: QueryTerms | None, rows: dict[str, Row],
-                   hints: dict[str, list[str]]) -> Callable[[str], float]:
-    """Keyword score of a candidate: the query-term coverage of its content, or of its best
-    prospective hint when that is higher (spec: hint and content scores merge by max, never add)."""
-    if terms is None:
-        return lambda mid: 0.0
-    stems_of = mem_store.text_stemmer(conn)
-
-    def score(mid: str) -> float:
-        return max([terms.coverage(stems_of(rows[mid]["content"])),
-                    *(terms.coverage(stems_of(h)) for h in hints.get(mid, ()))])
-
-    return score
-
-
-def _blend(keyword: float, cosine: float | None, alpha: float) -> float:
-    return keyword if cosine is None else alpha * cosine + (1 - alpha) * keyword  # no vector: keyword alone
-
-
-def fuse(keyword_ids: list[str], hint_ids: list[str], found_ids: set[str], keyword: Callable[[str], float],
-         cosines: dict[str, float] | None, rows: dict[str, Row], alpha: float) -> dict[str, Candidate]:
-    """memory id -> Candidate for every candidate of any leg (content FTS, hints FTS, vector).
-
-    `keyword` gives the query-term coverage (keyword_scorer); `cosines` holds every candidate's
-    (hub-corrected) cosine, or is None when the query has no vector.
-    """
-    in_fts, in_hints = set(keyword_ids), set(hint_ids)
-    fused: dict[str, Candidate] = {}
-    for mid in dict.fromkeys([*keyword_ids, *hint_ids, *found_ids]):
-        if mid not in rows:
-            continue
-        by_words = mid in in_fts or mid in in_hints
-        source = ("hybrid" if by_words else "vector") if mid in found_ids else ("keyword" if mid in in_fts else "hint")
-        cosine = cosines.get(mid) if cosines is not None else None
-        score = keyword(mid)
-        fused[mid] = Candidate(_blend(score, cosine, alpha), source, cosine, score)
-    return fused
-
-
-def add_traversal(fused: dict[str, Candidate], trav: Traversal, visible: set[str], cosines: dict[str, float] | None,
-                  keyword: Callable[[str], float], rows: dict[str, Row], alpha: float) -> None:
-    """Memories only the graph found join as candidates with source `graph`, scored like every
-    other candidate: alpha * cosine + (1 - alpha) * query-word coverage. (The spec blends 70%
-    cosine with 30% structural score; a structural bonus made every memory of a named entity
-    outrank equally similar flat candidates: LoCoMo-format R@5 0.660 vs 0.737 this way.)"""
-    for mid in trav.memory_ids:
-        if mid in fused or mid not in visible or mid not in rows:
-            continue
-        cosine = cosines.get(mid) if cosines is not None else None
-        score = keyword(mid)
-        fused[mid] = Candidate(_blend(score, cosine, alpha), "graph", cosine, score)
-
-
-def rank(fused: dict[str, Candidate], *, limit: int, min_score: float, graph_slots: int) -> list[tuple[float, str, str]]:
-    """Best first; candidates only the graph found take at most `graph_slots` places, the rest stay
-    for flat FTS/vector candidates. (The walk collects every constraint of a focal entity; forcing
-    them into the results regardless of score was measured to crowd out the answer.)"""
-    out, graph_used = [], 0
-    for score, source, mid in sorted(((c.score, c.source, mid) for mid, c in fused.items()), key=lambda t: -t[0]):
-        if len(out) >= limit or score < min_score:
-            break
-        if source == "graph":
-            if graph_used >= graph_slots:
-                continue
-            graph_used += 1
-        out.append((score, source, mid))
-    return out
-
-
-def _late_joiner(conn, rows: dict[str, Row], flt: MemoryFilter, leg: VectorLeg | None, index,
-                 keyword: Callable[[str], float], alpha: float,
-                 dated_weight: float) -> Callable[[list[str], str], dict[str, Candidate]]:
-    """Candidates for memories that join after fusion (replies, bridges): those the filter admits,
-    scored like the rest (their cosines from the index, and `dated_weight` when they say when, as
-    prefer_dated gave the others), with the given source."""
-    def join(ids: list[str], source: str) -> dict[str, Candidate]:
-        visible = mem_store.visible_ids(conn, ids, flt) if ids else set()
-        rows.update(mem_store.fetch_many(conn, list(visible)))
-        cosines = _cosines(list(visible), rows, leg, index)
-        joined = {mid: Candidate(_blend(keyword(mid), cosines.get(mid) if leg is not None else None, alpha), source,
-                                 cosines.get(mid), keyword(mid)) for mid in visible}
-        if dated_weight:
-            context.prefer_dated(joined, rows, dated_weight)
-        return joined
-
-    return join
-
-
-def _add_replies(conn, fused: dict[str, Candidate], rows: dict[str, Row], join, cfg,
-                 family: Callable[[str], str]) -> None:
-    """The replies to the best candidates that ask something join (or are lifted among) the
-    candidates at reply_weight x the question's score (recall/context.py). A derived fact stands for
-    the turn it came from: that turn asked, and its place in the conversation is the turn's."""
-    best = context.best_families(fused, family, cfg.reply_anchors)
-    rows.update(mem_store.fetch_many(conn, [root for root in best if root not in rows]))
-    found = context.replies(conn, [rows[root] for root in best if root in rows])
-    joined = join([mid for mid in found if mid not in fused], "reply")
-    for mid, anchor in found.items():
-        lifted = best[anchor][1].score * cfg.reply_weight
-        if mid in fused:
-            fused[mid].score = max(fused[mid].score, lifted)
-        elif mid in joined:
-            fused[mid] = joined[mid]
-            fused[mid].score = max(fused[mid].score, lifted)
-
-
-def _residual_scorer(svc: MemoryService, conn, rows: dict[str, Row], terms: QueryTerms | None, query: str, index,
-                     alpha: float, dated_weight: float, family: Callable[[str], str]):
-    """For bridges (recall/bridges.py): memories scored as the rest are (the dated weight included),
-    but against what the query asks beyond their anchor: the cosine to the query without the words the
-    anchor's family holds, and the share of the words left that they hold. No score when the anchor
-    holds none of the words or all of them, or the embedder fails (the bridge keeps its own choice).
-    Worked out once per anchor, and only when an entity reaches several memories."""
-    if terms is None or index is None:
-        return None
-    wanted = set(terms.stems.values())
-    stemmer = None  # made on first use: most recalls never get here
-    beyond: dict[str, tuple[set[str], np.ndarray] | None] = {}  # anchor -> (words left, their vector)
-
-    def stems_of(text: str) -> set[str]:
-        nonlocal stemmer
-        stemmer = stemmer or mem_store.text_stemmer(conn)
-        return stemmer(text)
-
-    def left_by(anchor: str) -> tuple[set[str], np.ndarray] | None:
-        covered = set().union(*(stems_of(rows[mid]["content"]) for mid in {anchor, family(anchor)} if mid in rows))
-        left = wanted - covered
-        if not left or left == wanted:
-            return None
-        try:
-            return left, svc.embed_query(terms.residual(query, covered))
-        except ProviderError:
-            return None
-
-    def score(anchor: str, ids: list[str]) -> dict[str, float]:
-        if anchor not in beyond:
-            beyond[anchor] = left_by(anchor)
-        if beyond[anchor] is None:
-            return {}
-        left, vec = beyond[anchor]
-        by_hash = index.vectors({rows[mid]["content_hash"] for mid in ids})
-        scored = {}
-        for mid in ids:
-            if (v := by_hash.get(rows[mid]["content_hash"])) is not None:
-                kw, cos = terms.coverage(stems_of(rows[mid]["content"]), left), max(0.0, float(v @ vec))
-                scored[mid] = Candidate(_blend(kw, cos, alpha), "bridge", cos, kw)
-        if dated_weight:
-            context.prefer_dated(scored, rows, dated_weight)
-        return {mid: c.score for mid, c in scored.items()}
-
-    return score
-
-
-def _cosines(ids: list[str], rows: dict[str, Row], leg: VectorLeg | None, index) -> dict[str, float]:
-    """Query cosines of candidates that joined late (their vectors from the index)."""
-    if leg is None or index is None or not ids:
-        return {}
-    by_hash = index.vectors({rows[mid]["content_hash"] for mid in ids})
-    return {mid: max(0.0, float(by_hash[rows[mid]["content_hash"]] @ leg.query_vec)) for mid in ids
-            if rows[mid]["content_hash"] in by_hash}
 
 
 def _wait(svc: MemoryService, future: Future) -> VectorLeg | None:
@@ -362,13 +198,13 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     dated_weight = cfg.temporal_weight if options.context and context.asks_when(req.query) else 0.0
     if dated_weight:
         context.prefer_dated(fused, rows, dated_weight)
-    join = _late_joiner(conn, rows, flt, leg, index, keyword, alpha, dated_weight)
+    join = late_joiner(conn, rows, flt, leg, index, keyword, alpha, dated_weight)
     family = context.family_of(rows)  # rows grows as memories join late
     if options.context and cfg.reply_weight:
-        _add_replies(conn, fused, rows, join, cfg, family)
+        add_replies(conn, fused, rows, join, cfg, family)
     bridged = 0
     if use_graph and options.context and cfg.bridge_weight:
-        residual = _residual_scorer(svc, conn, rows, terms, req.query, index, alpha, dated_weight, family) \
+        residual = residual_scorer(svc, conn, rows, terms, req.query, index, alpha, dated_weight, family) \
             if cfg.bridge_residual and leg is not None else None
         bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg, family,
                               residual)

@@ -36,7 +36,8 @@ from signet_pipeline.recall.answers import to_hit
 from signet_pipeline.recall.legs import keyword_leg
 from signet_pipeline.recall.rerank import rerank
 from signet_pipeline.recall.legs import vector_candidates
-from signet_pipeline.recall.search import build_filter, fuse, keyword_scorer, rank
+from signet_pipeline.recall.scoring import fuse, keyword_scorer, rank
+from signet_pipeline.recall.search import build_filter
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
