@@ -26,6 +26,8 @@ scores), `context` (dampening and the conversation-context steps) and `final_ran
 - bridges (recall/bridges.py): a rare entity one of the best candidates mentions, and the query does
   not name, lifts the memory mentioning it that best answers what that candidate does not (the query
   without the candidate's words: a question needing two memories);
+- a question naming two or three people or things at once is also asked of each alone (recall/halves.py):
+  each half's candidates are scored as the question's are, and a memory keeps its best score;
 - results under min_score are dropped. `source` says which leg(s) found the memory.
 Temporal recall (a `time` object or date phrases in the query, recall/temporal.py) limits every leg
 to a time window, or answers a date-only query with a timeline.
@@ -45,7 +47,8 @@ from signet_pipeline.models import RecallRequest, RecallResult
 from signet_pipeline.recall import context, temporal
 from signet_pipeline.recall.bridges import add_bridges
 from signet_pipeline.recall.answers import NO_HITS, Stopwatch, aggregate_unavailable, timeline, to_hit
-from signet_pipeline.recall.dampening import dampen
+from signet_pipeline.recall.dampening import Candidate, dampen
+from signet_pipeline.recall.halves import halves
 from signet_pipeline.recall.hubness import dampen_hubs
 from signet_pipeline.recall.legs import VectorLeg, graph_leg, keyword_leg, vector_leg
 from signet_pipeline.recall.joiners import add_replies, late_joiner, residual_scorer
@@ -56,6 +59,7 @@ from signet_pipeline.service import MemoryService
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import sessions as sessions_store
+from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import now_iso
 
@@ -116,30 +120,37 @@ class RecallOptions:
 SEARCH = RecallOptions(temporal=True)  # what the API's recall endpoints use
 
 
-def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
-    with svc.reads_first.reading():  # writes in this process pause for it, briefly (service/reads_first.py)
-        return _recall(svc, req, options)
+@dataclass
+class Scored:
+    """One query's candidates, scored (fusion, graph and context steps done): what ranking reads."""
+
+    fused: dict[str, Candidate]
+    rows: dict[str, Row]
+    raw_cosines: dict[str, float]  # before the hubness correction (the reranker's)
+    keyword_ids: list[str]
+    hint_ids: list[str]
+    found: int  # the vector leg's candidates
+    vector: bool  # the query had a vector (hybrid, not keyword-only)
+    trav: Traversal
+    visible: set[str]
+    boosted: set[str]
+    dampened: dict
+    bridged: int
+
+    def absorb(self, other: Scored) -> None:
+        """Another query's candidates (a half of this one): a memory keeps its best score."""
+        for mid, candidate in other.fused.items():
+            if mid not in self.fused or candidate.score > self.fused[mid].score:
+                self.fused[mid] = candidate
+        self.rows.update(other.rows)
+        self.raw_cosines = {**other.raw_cosines, **self.raw_cosines}
 
 
-def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> RecallResult:
+def _score(svc: MemoryService, conn, req: RecallRequest, flt: MemoryFilter, options: RecallOptions, pool: int,
+           alpha: float, watch: Stopwatch) -> Scored:
+    """One query's candidates from every leg, scored, with the graph and conversation-context steps:
+    all that comes before ranking."""
     cfg = svc.settings.search
-    watch = Stopwatch()
-    limit = req.limit or cfg.default_limit
-    pool = max(options.pool or cfg.candidate_pool, limit * 2)
-    alpha = cfg.alpha if req.alpha is None else req.alpha
-    min_score = cfg.min_score if req.min_score is None else req.min_score
-    if req.aggregate:
-        return aggregate_unavailable(req, watch)
-    when = temporal.plan(req.query, req.time) if options.temporal else None
-    if when is not None:  # the date words leave the query; the window filters every leg
-        req = req.model_copy(update={"query": when.content_query})
-    flt = build_filter(svc, req)
-    if when is not None:
-        flt.window = when.window
-        if when.mode == "timeline":
-            return timeline(svc, req, when, flt, limit, watch)
-    conn = svc.db.reader()
-
     in_flight: Future | None = None
     if svc.embedder.enabled and req.query.strip():
         # In this request's context: its read-start watermark and its place among the reads.
@@ -212,6 +223,41 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
         context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
                                  cfg.derived_weight, query_has_words=terms is not None)
     watch.lap("context")
+    return Scored(fused, rows, raw_cosines, keyword_ids, hint_ids, len(leg.found) if leg else 0, leg is not None,
+                  trav, visible, boosted, dampened, bridged)
+
+
+def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
+    with svc.reads_first.reading():  # writes in this process pause for it, briefly (service/reads_first.py)
+        return _recall(svc, req, options)
+
+
+def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> RecallResult:
+    cfg = svc.settings.search
+    watch = Stopwatch()
+    limit = req.limit or cfg.default_limit
+    pool = max(options.pool or cfg.candidate_pool, limit * 2)
+    alpha = cfg.alpha if req.alpha is None else req.alpha
+    min_score = cfg.min_score if req.min_score is None else req.min_score
+    if req.aggregate:
+        return aggregate_unavailable(req, watch)
+    when = temporal.plan(req.query, req.time) if options.temporal else None
+    if when is not None:  # the date words leave the query; the window filters every leg
+        req = req.model_copy(update={"query": when.content_query})
+    flt = build_filter(svc, req)
+    if when is not None:
+        flt.window = when.window
+        if when.mode == "timeline":
+            return timeline(svc, req, when, flt, limit, watch)
+    conn = svc.db.reader()
+    scored = _score(svc, conn, req, flt, options, pool, alpha, watch)
+    split = halves(req.query) if cfg.question_halves and options.context and not req.keyword_query else []
+    for half in split:
+        scored.absorb(_score(svc, conn, req.model_copy(update={"query": half}), flt, options, pool, alpha, Stopwatch()))
+    if split:
+        watch.lap("halves")
+    fused, rows, raw_cosines, trav = scored.fused, scored.rows, scored.raw_cosines, scored.trav
+    pipeline = svc.settings.pipeline
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
     ranked = rank(fused, limit=limit, min_score=min_score, graph_slots=graph_slots)
     ledger = Ledger.load(svc, req.session_key, flt.agent_id) if options.track_access else Ledger(None, flt.agent_id)
@@ -242,19 +288,21 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
         if req.session_key:
             count_session_fts_hits(svc, req.session_key, keyword_matched)
     return RecallResult(
-        results=hits, query=when.original_query if when else req.query, method="hybrid" if leg is not None else "keyword",
+        results=hits, query=when.original_query if when else req.query, method="hybrid" if scored.vector else "keyword",
         message=None if hits else NO_HITS,
         meta={
             "totalReturned": len(hits), "hasSupplementary": False, "noHits": not hits,
-            "candidates": {"fts": len(keyword_ids), "hints": len(hint_ids), "vector": len(leg.found) if leg else 0, "graph": len(visible)},
+            "candidates": {"fts": len(scored.keyword_ids), "hints": len(scored.hint_ids), "vector": scored.found,
+                           "graph": len(scored.visible)},
             "graph": {"focalEntities": len(trav.focal), "traversedEntities": trav.entities,
                       "constraints": len(trav.constraints), "hubsSkipped": len(trav.hubs),
-                      "timedOut": trav.timed_out, "boosted": len(boosted & fused.keys()), "dampening": dampened,
-                      "bridged": bridged},
+                      "timedOut": trav.timed_out, "boosted": len(scored.boosted & fused.keys()),
+                      "dampening": scored.dampened, "bridged": scored.bridged},
             "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
             "dedupe": {"enabled": ledger.enabled, "contextEpoch": ledger.epoch,
                        "suppressed": 0 if req.include_recalled else len(suppressed),
                        "repeatedReturned": sum(h.already_recalled for h in hits)},
             **({"temporal": when.meta()} if when else {}),
+            **({"halves": split} if split else {}),
         },
     )
