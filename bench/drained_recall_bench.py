@@ -1,5 +1,5 @@
 """`python -m bench.drained_recall_bench`: recall over HTTP on a drained store of conversation turns
-(their derived facts included), with bridges on (choosing by the question's residual, or not) and off,
+(their derived facts included), as configured by default, without question halves and without bridges,
 beside the in-process floor, in one run.
 
     .venv/bin/python -m bench.drained_recall_bench                 # 10,000 turns; ~6 min the first time
@@ -8,10 +8,12 @@ beside the in-process floor, in one run.
 The store (bench/.data/drained-<turns>, kept for the next run): real-length turns of signet_eval.turns
 (seed 5, ten conversations, one private agent each) remembered in process, then drained through
 `signet up` (API + Dagster: extraction, decisions, graph, hints) until no job is pending. Queries: the
-first eight words of randomly chosen turns, asked as their conversation's agent. Three `signet serve`
-processes on that store (the default; `search.bridgeResidual` false; bridges off: `search.bridgeWeight`
-0) are asked query by query in turn over keep-alive clients, then the same queries in process (query
-vectors cached: the floor).
+first eight words of randomly chosen turns, asked as their conversation's agent, and (a third as many)
+questions naming both of a conversation's speakers ("What do Ana and Ben both say about ...?", which
+recall also asks of each name: recall/halves.py), timed apart. Three `signet serve` processes on that
+store (the default; `search.questionHalves` false; bridges off: `search.bridgeWeight` 0) are asked query
+by query in turn over keep-alive clients, then the same queries in process (query vectors cached: the
+floor).
 """
 
 from __future__ import annotations
@@ -59,6 +61,23 @@ def queries(count: int, seed: int, n: int) -> list[dict]:
             for t in rng.sample(found, n)]
 
 
+def pair_questions(count: int, seed: int, n: int) -> list[dict]:
+    """Questions naming both speakers of a conversation, about a few words of one of its turns."""
+    rng = random.Random(seed + 2)
+    found = turns.turns(count, seed)
+    speakers: dict[str, list[str]] = {}
+    for t in found:
+        if t.speaker not in speakers.setdefault(t.agent_id, []):
+            speakers[t.agent_id].append(t.speaker)
+    asked = []
+    for t in rng.sample(found, n):
+        first, second = speakers[t.agent_id][:2]
+        topic = " ".join(t.text.rstrip(".!?").split()[-3:])
+        asked.append({"query": f"What do {first} and {second} both say about {topic}?", "agentId": t.agent_id,
+                      "limit": 10})
+    return asked
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=10_000)
@@ -66,24 +85,27 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     args = parser.parse_args()
     ws = drained_store(args.turns, args.seed)
-    asked = queries(args.turns, args.seed, args.queries)
-    modes = {"bridges on (default)": {}, "bridges on, no residual": {"SIGNET_SEARCH__BRIDGE_RESIDUAL": "false"},
+    kinds = {"turn words": queries(args.turns, args.seed, args.queries),
+             "two names": pair_questions(args.turns, args.seed, args.queries // 3)}
+    asked = [(kind, body) for kind, bodies in kinds.items() for body in bodies]
+    random.Random(args.seed).shuffle(asked)  # the kinds interleaved: neither runs on a warmer machine
+    modes = {"default": {}, "no question halves": {"SIGNET_SEARCH__QUESTION_HALVES": "false"},
              "bridges off": {"SIGNET_SEARCH__BRIDGE_WEIGHT": "0"}}
-    times: dict[str, list[float]] = {f"HTTP, {m}": [] for m in modes}
+    times: dict[tuple[str, str], list[float]] = {(f"HTTP, {m}", k): [] for m in modes for k in kinds}
     with tempfile.TemporaryDirectory() as tmp:
         servers = {m: ApiServer(ws, Path(tmp) / f"serve-{i}.log", env=env) for i, (m, env) in enumerate(modes.items())}
         for server in servers.values():
             server.start()
         try:
             clients = {m: httpx.Client(base_url=s.base_url, timeout=60) for m, s in servers.items()}
-            for body in asked[:20]:  # warm-up: the first reads of each word's counts, the models
+            for _, body in asked[:20]:  # warm-up: the first reads of each word's counts, the models
                 for client in clients.values():
                     client.post("/api/memory/recall", json=body).raise_for_status()
-            for body in asked:
+            for kind, body in asked:
                 for mode, client in clients.items():
                     started = time.perf_counter()
                     client.post("/api/memory/recall", json=body).raise_for_status()
-                    times[f"HTTP, {mode}"].append((time.perf_counter() - started) * 1000)
+                    times[(f"HTTP, {mode}", kind)].append((time.perf_counter() - started) * 1000)
         finally:
             for server in servers.values():
                 server.stop()
@@ -91,24 +113,23 @@ def main() -> None:
     try:
         rows = svc.db.reader().execute("SELECT count(*), count(source_memory_id) FROM memories WHERE is_deleted = 0")
         total, derived = next(iter(rows))
-        floor = times.setdefault("in process, bridges on", [])
-        for body in asked:
+        for _, body in asked:
             svc.embed_query(body["query"])
-        for body in asked:
+        for kind, body in asked:
             with Timer() as t:
                 recall(svc, RecallRequest(**body), SEARCH)
-            floor.append(t.ms)
+            times.setdefault(("in process, default", kind), []).append(t.ms)
     finally:
         svc.close()
     print(f"\n{args.turns:,} turns drained: {total:,} live memories, {derived:,} of them derived facts; "
-          f"{len(asked)} queries")
-    base = summary(floor)["p50"]
-    print("| path | p50 ms | p95 ms | p99 ms | p50 / in process |")
-    print("|---|---:|---:|---:|---:|")
-    for name, values in times.items():
+          + ", ".join(f"{len(bodies)} queries of {kind}" for kind, bodies in kinds.items()))
+    print("| path | queries | p50 ms | p95 ms | p99 ms | p50 / in process |")
+    print("|---|---|---:|---:|---:|---:|")
+    for (name, kind), values in sorted(times.items(), key=lambda item: item[0][1], reverse=True):
         s = summary(values)
         p99 = sorted(values)[int(len(values) * 0.99) - 1]
-        print(f"| {name} | {s['p50']:.1f} | {s['p95']:.1f} | {p99:.1f} | {s['p50'] / base:.2f} |")
+        base = summary(times[("in process, default", kind)])["p50"]
+        print(f"| {name} | {kind} | {s['p50']:.1f} | {s['p95']:.1f} | {p99:.1f} | {s['p50'] / base:.2f} |")
 
 
 if __name__ == "__main__":

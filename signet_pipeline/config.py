@@ -58,7 +58,7 @@ class SearchConfig(Section):
     # anchor (one more query embedding when it reaches several); false: the one closest to the question.
     bridge_residual: bool = Field(True, validation_alias=AliasChoices("bridge_residual", "bridgeResidual"))
     # A question naming two or three people or things ("both A and B") is also asked of each alone, and a
-    # memory keeps its best score (recall/halves.py): one recall more per name, only for such questions.
+    # memory keeps its best score (recall/halves.py): a recall more per name, beside it, only for such questions.
     question_halves: bool = Field(True, validation_alias=AliasChoices("question_halves", "questionHalves"))
     # A memory and its derived facts compete as one result (recall/context.py).
     collapse_derived: bool = Field(True, validation_alias=AliasChoices("collapse_derived", "collapseDerived"))

@@ -11,6 +11,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
+from signet_api.routes.memory import MAX_GET_QUERY_CHARS
 from signet_pipeline.config import load_settings
 from signet_pipeline.errors import SignetError
 from signet_pipeline.models import RecallRequest, RememberRequest
@@ -24,7 +25,8 @@ from signet_pipeline.write.remember import remember_many
 
 ROWS = 3000
 WORDS = "amber birch cedar delta ember fjord grove harbor iris juniper kelp lantern meadow".split()
-REPEATED = " ".join(["fox"] * 2500)  # 9,999 characters: just under the route's 10,000
+REPEATED = " ".join(["fox"] * 2500)  # 9,999 characters: just under a recall query's 10,000
+ROUTE_REPEATED = " ".join(["fox"] * (MAX_GET_QUERY_CHARS // 4))  # just under a GET search's q limit
 
 
 def _seed(svc) -> None:
@@ -114,7 +116,7 @@ def test_recall_ranks_nothing_by_bm25_when_even_the_rarest_word_is_over_the_budg
 def test_the_legacy_route_answers_the_repeated_word_query(store):
     svc = store()
     with TestClient(create_app(service=svc)) as client:
-        response = client.get("/memory/search", params={"q": REPEATED, "limit": 50})
+        response = client.get("/memory/search", params={"q": ROUTE_REPEATED, "limit": 50})
     assert response.status_code == 200
     results = response.json()["results"]
     assert len(results) == 50 and all("fox" in r["content"] for r in results)

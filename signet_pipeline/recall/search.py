@@ -146,11 +146,12 @@ class Scored:
         self.raw_cosines = {**other.raw_cosines, **self.raw_cosines}
 
 
-def _score(svc: MemoryService, conn, req: RecallRequest, flt: MemoryFilter, options: RecallOptions, pool: int,
+def _score(svc: MemoryService, req: RecallRequest, flt: MemoryFilter, options: RecallOptions, pool: int,
            alpha: float, watch: Stopwatch) -> Scored:
     """One query's candidates from every leg, scored, with the graph and conversation-context steps:
     all that comes before ranking."""
     cfg = svc.settings.search
+    conn = svc.db.reader()  # this thread's
     in_flight: Future | None = None
     if svc.embedder.enabled and req.query.strip():
         # In this request's context: its read-start watermark and its place among the reads.
@@ -249,13 +250,17 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
         flt.window = when.window
         if when.mode == "timeline":
             return timeline(svc, req, when, flt, limit, watch)
-    conn = svc.db.reader()
-    scored = _score(svc, conn, req, flt, options, pool, alpha, watch)
     split = halves(req.query) if cfg.question_halves and options.context and not req.keyword_query else []
-    for half in split:
-        scored.absorb(_score(svc, conn, req.model_copy(update={"query": half}), flt, options, pool, alpha, Stopwatch()))
-    if split:
+    # On threads of their own (each with its reader; SQLite, BLAS and the embedder release the GIL), in
+    # this request's context, while the question is scored here.
+    asked = [svc.halves_pool.submit(contextvars.copy_context().run, _score, svc, req.model_copy(update={"query": half}),
+                                    flt, options, pool, alpha, Stopwatch()) for half in split]
+    scored = _score(svc, req, flt, options, pool, alpha, watch)
+    for half in asked:
+        scored.absorb(half.result())
+    if asked:
         watch.lap("halves")
+    conn = svc.db.reader()
     fused, rows, raw_cosines, trav = scored.fused, scored.rows, scored.raw_cosines, scored.trav
     pipeline = svc.settings.pipeline
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
