@@ -147,9 +147,10 @@ class Scored:
 
 
 def _score(svc: MemoryService, req: RecallRequest, flt: MemoryFilter, options: RecallOptions, pool: int,
-           alpha: float, watch: Stopwatch) -> Scored:
+           alpha: float, watch: Stopwatch, half: bool = False) -> Scored:
     """One query's candidates from every leg, scored, with the graph and conversation-context steps:
-    all that comes before ranking."""
+    all that comes before ranking. A `half` (recall/halves.py) runs no full-text search: the question's
+    own matched its words, and a half's candidates by meaning and by the graph are what it adds."""
     cfg = svc.settings.search
     conn = svc.db.reader()  # this thread's
     in_flight: Future | None = None
@@ -157,7 +158,8 @@ def _score(svc: MemoryService, req: RecallRequest, flt: MemoryFilter, options: R
         # In this request's context: its read-start watermark and its place among the reads.
         in_flight = svc.pool.submit(contextvars.copy_context().run, vector_leg, svc, req.query, flt, pool)
 
-    keywords = keyword_leg(svc, conn, req.keyword_query or req.query, flt, pool, options.postings_budget)
+    keywords = keyword_leg(svc, conn, req.keyword_query or req.query, flt, pool, options.postings_budget,
+                           search=not half)
     terms, keyword_ids, hint_ids = keywords.terms, keywords.content, keywords.hints
     tokens = terms.words if terms is not None else []
     watch.lap("memory_fts")
@@ -254,7 +256,7 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     # On threads of their own (each with its reader; SQLite, BLAS and the embedder release the GIL), in
     # this request's context, while the question is scored here.
     asked = [svc.halves_pool.submit(contextvars.copy_context().run, _score, svc, req.model_copy(update={"query": half}),
-                                    flt, options, pool, alpha, Stopwatch()) for half in split]
+                                    flt, options, pool, alpha, Stopwatch(), True) for half in split]
     scored = _score(svc, req, flt, options, pool, alpha, watch)
     for half in asked:
         scored.absorb(half.result())
