@@ -60,3 +60,19 @@ def test_halves_keep_the_callers_filter(make_service):
     result = recall(svc, RecallRequest(query=ASKED, agentId="pair", who="Lian", limit=5, min_score=0), SEARCH)
     assert result.meta["halves"] and result.results  # Bartek's half finds nothing it may show
     assert all(h.content.startswith("Lian:") for h in result.results)
+
+
+def test_a_family_takes_one_place_when_the_question_and_a_half_each_keep_another_member(make_service):
+    # The question prefers the turn (it also names Lian), the half "... Bartek ..." the fact derived from it.
+    svc = make_service(search={"question_halves": True})
+    source, *_ = converse(svc, ["Bartek: Lian!! I flew home from Greece two weeks ago, still dazed, Lian.",
+                                "Lian: I went to Italy on my own for a long weekend and climbed Vesuvius.",
+                                "Bartek: the match last night was great.", "Bartek: I cooked soup on Sunday.",
+                                "Lian: my plants are thriving.", "Lian: the dentist was fine."])
+    fact = converse(svc, ["Bartek flew home from Greece."])[0]
+    with svc.db.write() as conn:  # as the pipeline derives it
+        conn.execute("UPDATE memories SET source_memory_id = ?, type = 'fact', who = 'pipeline-v2' WHERE id = ?",
+                     (source, fact))
+    result = recall(svc, RecallRequest(query=ASKED, agentId="pair", limit=10, min_score=0), SEARCH)
+    found = [h.id for h in result.results]
+    assert result.meta["halves"] and len({source, fact} & set(found)) == 1, [h.content for h in result.results]

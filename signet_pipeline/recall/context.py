@@ -103,10 +103,17 @@ def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: d
         for mid in [mid for mid, c in fused.items() if mid in rows and rows[mid]["source_memory_id"] and not c.keyword]:
             del fused[mid]
     family = family_of(rows)
-    roots = {mid: family(mid) for mid in fused if mid in rows}
-    for mid, root in roots.items():
-        if root != mid:
+    for mid in fused:
+        if mid in rows and family(mid) != mid:
             fused[mid].score *= derived_weight
+    one_per_family(fused, rows, visible)
+
+
+def one_per_family(fused: dict[str, Candidate], rows: dict[str, Row], visible) -> None:
+    """Of each family among the candidates only its best-scoring member stays (collapse_derived; again
+    after a question's halves join, each of which kept its own family's best)."""
+    family = family_of(rows)
+    roots = {mid: family(mid) for mid in fused if mid in rows}
     missing = [root for root in set(roots.values()) if root not in rows]
     alive = set(visible(missing)) if missing else set()
     families: dict[str, list[str]] = {}

@@ -258,11 +258,13 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     asked = [svc.halves_pool.submit(contextvars.copy_context().run, _score, svc, req.model_copy(update={"query": half}),
                                     flt, options, pool, alpha, Stopwatch(), True) for half in split]
     scored = _score(svc, req, flt, options, pool, alpha, watch)
+    conn = svc.db.reader()
     for half in asked:
         scored.absorb(half.result())
     if asked:
+        if options.context and cfg.collapse_derived:  # a half may bring a family the question has in another member
+            context.one_per_family(scored.fused, scored.rows, lambda ids: mem_store.visible_ids(conn, ids, flt))
         watch.lap("halves")
-    conn = svc.db.reader()
     fused, rows, raw_cosines, trav = scored.fused, scored.rows, scored.raw_cosines, scored.trav
     pipeline = svc.settings.pipeline
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
