@@ -54,17 +54,15 @@ def drained_store(count: int, seed: int) -> Path:
     return ws
 
 
-def queries(count: int, seed: int, n: int) -> list[dict]:
+def queries(found: list[turns.Turn], seed: int, n: int) -> list[dict]:
     rng = random.Random(seed + 1)
-    found = turns.turns(count, seed)
     return [{"query": " ".join(t.text.split()[:8]), "agentId": t.agent_id, "limit": 10}
             for t in rng.sample(found, n)]
 
 
-def pair_questions(count: int, seed: int, n: int) -> list[dict]:
+def pair_questions(found: list[turns.Turn], seed: int, n: int) -> list[dict]:
     """Questions naming both speakers of a conversation, about a few words of one of its turns."""
     rng = random.Random(seed + 2)
-    found = turns.turns(count, seed)
     speakers: dict[str, list[str]] = {}
     for t in found:
         if t.speaker not in speakers.setdefault(t.agent_id, []):
@@ -85,8 +83,9 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=300)
     args = parser.parse_args()
     ws = drained_store(args.turns, args.seed)
-    kinds = {"turn words": queries(args.turns, args.seed, args.queries),
-             "two names": pair_questions(args.turns, args.seed, args.queries // 3)}
+    found = turns.turns(args.turns, args.seed)
+    kinds = {"turn words": queries(found, args.seed, args.queries),
+             "two names": pair_questions(found, args.seed, args.queries // 3)}
     asked = [(kind, body) for kind, bodies in kinds.items() for body in bodies]
     random.Random(args.seed).shuffle(asked)  # the kinds interleaved: neither runs on a warmer machine
     modes = {"default": {}, "no question halves": {"SIGNET_SEARCH__QUESTION_HALVES": "false"},

@@ -88,15 +88,10 @@ def best_families(fused: dict[str, Candidate], family: Callable[[str], str], n: 
     return best
 
 
-def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: dict[str, Row], visible,
-                     derived_weight: float = 1.0, *, query_has_words: bool = False) -> None:
-    """A memory and the facts the pipeline derived from it compete as one result: the family's
-    best-scoring member stands for it (with `source_memory_id` a fact still points at what was
-    said) and the others leave the candidates, so one piece of evidence does not take several
-    places. Facts of a source the reader cannot see, or that is gone, form a family of their own.
-    `visible(ids)` is the subset the reader's filter admits.
-
-    When the query has words, a fact that shares none of them leaves the candidates: found by
+def weigh_derived(fused: dict[str, Candidate], rows: dict[str, Row], derived_weight: float = 1.0, *,
+                  query_has_words: bool = False) -> None:
+    """Derived facts count at `derived_weight` of their score (one_per_family then keeps a family's best
+    member). When the query has words, a fact that shares none of them leaves the candidates: found by
     meaning alone it is its source restated, shorter, and short texts sit close to short questions,
     so such facts took the places of evidence turns (drained sets A and C, docs/BENCHMARKS.md)."""
     if query_has_words:
@@ -106,12 +101,15 @@ def collapse_derived(conn: apsw.Connection, fused: dict[str, Candidate], rows: d
     for mid in fused:
         if mid in rows and family(mid) != mid:
             fused[mid].score *= derived_weight
-    one_per_family(fused, rows, visible)
 
 
 def one_per_family(fused: dict[str, Candidate], rows: dict[str, Row], visible) -> None:
-    """Of each family among the candidates only its best-scoring member stays (collapse_derived; again
-    after a question's halves join, each of which kept its own family's best)."""
+    """A memory and the facts the pipeline derived from it compete as one result: the family's
+    best-scoring member stands for it (with `source_memory_id` a fact still points at what was
+    said) and the others leave the candidates, so one piece of evidence does not take several
+    places. Facts of a source the reader cannot see, or that is gone, form a family of their own.
+    `visible(ids)` is the subset the reader's filter admits. Run once, after a question's halves
+    joined: each of them may hold the family in another member."""
     family = family_of(rows)
     roots = {mid: family(mid) for mid in fused if mid in rows}
     missing = [root for root in set(roots.values()) if root not in rows]

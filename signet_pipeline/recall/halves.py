@@ -30,7 +30,7 @@ def halves(query: str) -> list[str]:
     def name_at(i: int) -> int:
         """The index after the name starting at token i (i itself when no name starts there)."""
         j = i
-        while j < len(tokens) and tokens[j][0] != "," and is_proper(_POSSESSIVE.sub("", tokens[j][0]) or "x", j == 0):
+        while j < len(tokens) and tokens[j][0] != "," and is_proper(_POSSESSIVE.sub("", tokens[j][0]), j == 0):
             j += 1
         return j
 
@@ -55,5 +55,5 @@ def halves(query: str) -> list[str]:
 
 def _split(query: str, names: list[tuple[int, int]]) -> list[str]:
     start, end = names[0][0], names[-1][1]
-    before, after = _TOGETHER.sub("", query[:start]), query[end:]
-    return [" ".join(f"{before}{query[a:b]}{_TOGETHER.sub('', after)}".split()) for a, b in names]
+    before, after = _TOGETHER.sub("", query[:start]), _TOGETHER.sub("", query[end:])
+    return [" ".join(f"{before}{query[a:b]}{after}".split()) for a, b in names]

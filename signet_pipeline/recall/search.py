@@ -222,9 +222,8 @@ def _score(svc: MemoryService, req: RecallRequest, flt: MemoryFilter, options: R
             if cfg.bridge_residual and leg is not None else None
         bridged = add_bridges(conn, fused, {*trav.focal, *trav.hubs}, lambda ids: join(ids, "bridge"), cfg, family,
                               residual)
-    if options.context and cfg.collapse_derived:
-        context.collapse_derived(conn, fused, rows, lambda ids: mem_store.visible_ids(conn, ids, flt),
-                                 cfg.derived_weight, query_has_words=terms is not None)
+    if options.context and cfg.collapse_derived:  # one_per_family follows once every half has joined
+        context.weigh_derived(fused, rows, cfg.derived_weight, query_has_words=terms is not None)
     watch.lap("context")
     return Scored(fused, rows, raw_cosines, keyword_ids, hint_ids, len(leg.found) if leg else 0, leg is not None,
                   trav, visible, boosted, dampened, bridged)
@@ -258,13 +257,13 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     asked = [svc.halves_pool.submit(contextvars.copy_context().run, _score, svc, req.model_copy(update={"query": half}),
                                     flt, options, pool, alpha, Stopwatch(), True) for half in split]
     scored = _score(svc, req, flt, options, pool, alpha, watch)
-    conn = svc.db.reader()
     for half in asked:
         scored.absorb(half.result())
     if asked:
-        if options.context and cfg.collapse_derived:  # a half may bring a family the question has in another member
-            context.one_per_family(scored.fused, scored.rows, lambda ids: mem_store.visible_ids(conn, ids, flt))
         watch.lap("halves")
+    conn = svc.db.reader()
+    if options.context and cfg.collapse_derived:
+        context.one_per_family(scored.fused, scored.rows, lambda ids: mem_store.visible_ids(conn, ids, flt))
     fused, rows, raw_cosines, trav = scored.fused, scored.rows, scored.raw_cosines, scored.trav
     pipeline = svc.settings.pipeline
     graph_slots = limit - math.ceil(pipeline.traversal.flat_slot_share * limit)
