@@ -76,3 +76,21 @@ def test_a_family_takes_one_place_when_the_question_and_a_half_each_keep_another
     result = recall(svc, RecallRequest(query=ASKED, agentId="pair", limit=10, min_score=0), SEARCH)
     found = [h.id for h in result.results]
     assert result.meta["halves"] and len({source, fact} & set(found)) == 1, [h.content for h in result.results]
+
+
+def test_only_the_question_walks_the_graph(make_service, monkeypatch):
+    """A half's names are among the question's, whose walk started from them all: halves walk no more."""
+    import signet_pipeline.recall.legs as legs
+    walked = []
+    real = legs.traverse
+
+    def spy(conn, agent_id, query, *args, **kwargs):
+        walked.append(query)
+        return real(conn, agent_id, query, *args, **kwargs)
+
+    monkeypatch.setattr(legs, "traverse", spy)
+    svc = make_service(search={"question_halves": True})
+    converse(svc, [*TRAVELS, *TOGETHER])
+    result = recall(svc, RecallRequest(query=ASKED, agentId="pair", limit=3, min_score=0), SEARCH)
+    assert len(result.meta["halves"]) == 2
+    assert walked == [ASKED]

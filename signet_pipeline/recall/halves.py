@@ -3,7 +3,8 @@ Bartek and Lian visit?", "Which trip did Priya take first, Cusco or Quito?") is 
 name alone: its halves ("Which country did Bartek visit?"). What was said of each name sits in a
 different memory, often in sessions weeks apart, and the whole question, its words shared among the
 names, ranks them below memories that name both or below the most-mentioned name's. recall/search.py
-scores each half's candidates as it scores the question's and keeps a memory's best score.
+scores each half's candidates as it scores the question's (but for the full-text search and the graph
+walk, which the question's already ran over all its words and names) and keeps a memory's best score.
 
 Names are what the entity extractor calls proper nouns (text/entities.py `is_proper`), one or more
 words each, joined by "and" or "or" (a list may run "A, B and C"; "A, or B" joins clauses); "&" joins the words of one name

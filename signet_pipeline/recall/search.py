@@ -27,7 +27,8 @@ scores), `context` (dampening and the conversation-context steps) and `final_ran
   not name, lifts the memory mentioning it that best answers what that candidate does not (the query
   without the candidate's words: a question needing two memories);
 - a question naming two or three people or things at once is also asked of each alone (recall/halves.py):
-  each half's candidates are scored as the question's are, and a memory keeps its best score;
+  each half's candidates are scored as the question's are (no full-text search or graph walk of their
+  own: the question's covered the half's words and names), and a memory keeps its best score;
 - results under min_score are dropped. `source` says which leg(s) found the memory.
 Temporal recall (a `time` object or date phrases in the query, recall/temporal.py) limits every leg
 to a time window, or answers a date-only query with a timeline.
@@ -39,7 +40,7 @@ import contextvars
 import logging
 import math
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.graph.traversal import Traversal, boost_ids
@@ -150,7 +151,7 @@ def _score(svc: MemoryService, req: RecallRequest, flt: MemoryFilter, options: R
            alpha: float, watch: Stopwatch, half: bool = False) -> Scored:
     """One query's candidates from every leg, scored, with the graph and conversation-context steps:
     all that comes before ranking. A `half` (recall/halves.py) runs no full-text search: the question's
-    own matched its words, and a half's candidates by meaning and by the graph are what it adds."""
+    own matched its words, and a half's candidates by meaning are what it adds."""
     cfg = svc.settings.search
     conn = svc.db.reader()  # this thread's
     in_flight: Future | None = None
@@ -254,8 +255,11 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     split = halves(req.query) if cfg.question_halves and options.context and not req.keyword_query else []
     # On threads of their own (each with its reader; SQLite, BLAS and the embedder release the GIL), in
     # this request's context, while the question is scored here.
+    # No graph walk either: a half's names are among the question's, whose walk (and bridges) started from
+    # them all; walking again cost ~7 ms over HTTP and measured within a question of it (docs/BENCHMARKS.md).
     asked = [svc.halves_pool.submit(contextvars.copy_context().run, _score, svc, req.model_copy(update={"query": half}),
-                                    flt, options, pool, alpha, Stopwatch(), True) for half in split]
+                                    flt, replace(options, graph=False), pool, alpha, Stopwatch(), True)
+             for half in split]
     scored = _score(svc, req, flt, options, pool, alpha, watch)
     for half in asked:
         scored.absorb(half.result())
