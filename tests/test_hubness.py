@@ -38,3 +38,45 @@ def test_neighbour_similarity_ignores_self():
     v = np.stack([unit([1, 0]), unit([1, 0.01]), unit([0, 1])])
     sims = neighbour_similarity(v, 1)
     assert sims[0] > 0.99 and sims[2] < 0.1
+
+
+def with_facts():
+    """The pool, plus a remembered memory with three derived facts that restate it, and one like it without."""
+    rng = np.random.default_rng(5)
+    vectors = pool()
+    turn = unit(rng.normal(size=16))
+    vectors["turn"] = turn
+    vectors.update({f"fact{i}": unit(turn + 0.2 * rng.normal(size=16)) for i in range(3)})
+    vectors["alone"] = unit(rng.normal(size=16))
+    sources = {f"fact{i}": "turn" for i in range(3)}
+    return vectors, lambda mid: sources.get(mid, mid)
+
+
+def test_a_memory_is_no_hub_for_the_facts_derived_from_it():
+    vectors, family = with_facts()
+    cosines = {mid: 0.5 for mid in vectors}
+    plain = dampen_hubs(cosines, vectors, penalty=1.0, neighbours=5)
+    assert plain["turn"] < plain["alone"] - 0.2  # its own facts made it look like a hub
+    by_family = dampen_hubs(cosines, vectors, penalty=1.0, neighbours=5, family=family)
+    assert abs(by_family["turn"] - by_family["alone"]) < 0.1
+    # a fact keeps its source among its neighbours: facts gain nothing on the memory they came from
+    assert all(by_family[f"fact{i}"] < by_family["turn"] for i in range(3))
+    assert by_family["hub"] == min(by_family[m] for m in vectors if family(m) == m)  # a hub is still one
+
+
+def test_families_of_one_change_nothing():
+    vectors = pool()
+    cosines = {mid: 0.5 for mid in list(vectors)[:15]}
+    extra = {mid: 0.4 for mid in list(vectors)[15:]}
+    plain = dampen_hubs(cosines, vectors, penalty=1.0, neighbours=5, extra=extra)
+    grouped = dampen_hubs(cosines, vectors, penalty=1.0, neighbours=5, extra=extra, family=lambda mid: mid)
+    assert grouped.keys() == plain.keys()
+    assert all(abs(grouped[m] - plain[m]) < 1e-6 for m in plain)
+
+
+def test_a_graph_candidate_is_compared_with_other_families_too():
+    vectors, family = with_facts()
+    cosines = {mid: 0.5 for mid in vectors if mid != "turn"}
+    plain = dampen_hubs(cosines, vectors, penalty=1.0, neighbours=5, extra={"turn": 0.5})
+    grouped = dampen_hubs(cosines, vectors, penalty=1.0, neighbours=5, extra={"turn": 0.5}, family=family)
+    assert grouped["turn"] > plain["turn"] + 0.1

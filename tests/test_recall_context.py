@@ -91,3 +91,33 @@ def test_a_fact_sharing_no_word_with_the_question_leaves_its_place_to_the_source
     assert fact.id not in found and source.id in found  # by meaning alone: the source speaks for it
     found = [h.id for h in recall(svc, RecallRequest(query="Dana nurse", limit=5, min_score=0), SEARCH).results]
     assert len({source.id, fact.id} & set(found)) == 1  # sharing words: the family's best stands for it
+
+
+PETS_AND_MORE = [
+    "Ana: I finally adopted a beagle named Pepper from the shelter last week.",
+    "Ben: the bus was late again this morning", "Ana: my sister is moving to Porto in June",
+    "Ben: I started learning the cello, my neighbours are thrilled", "Ana: work has been a lot lately",
+    "Ben: we painted the kitchen yellow over the weekend", "Ana: the new bakery on our street is great",
+    "Ben: my knee still hurts after the run", "Ana: I am reading a novel about lighthouse keepers",
+    "Ben: our team lost the final on penalties", "Ana: I want to learn to sail next summer",
+    "Ben: the printer at the office jammed twice today", "Ana: I made a huge pot of lentil soup",
+    "Ben: my brother got engaged on Saturday", "Ana: the train strike ruined my Friday plans",
+]
+
+
+def test_a_memory_loses_no_score_for_the_facts_derived_from_it(make_service):
+    """Facts restate their source; the hubness correction must not take them for signs that the
+    source resembles everything (recall/hubness.py). Facts shown beside their source, to see its score."""
+    svc = make_service(search={"collapse_derived": False})
+    reqs = [RememberRequest(content=text, agentId="pair", createdAt=f"2024-03-01T10:00:{i:02d}Z")
+            for i, text in enumerate(PETS_AND_MORE)]
+    source, *_ = [r.id for r in remember_many(svc, reqs)]
+    asked = "What kind of dog did Ana adopt?"
+    before = scores(svc, asked)[source]
+    facts = [remember(svc, RememberRequest(content=text, agentId="pair", createdAt="2024-03-02T08:00:00Z")).id
+             for text in ("Ana adopted a beagle.", "Ana's beagle is named Pepper.", "Ana adopted Pepper from a shelter.")]
+    with svc.db.write() as conn:  # as the pipeline derives them
+        for fact in facts:
+            conn.execute("UPDATE memories SET source_memory_id = ?, type = 'fact', who = 'pipeline-v2' WHERE id = ?",
+                         (source, fact))
+    assert scores(svc, asked)[source] >= before - 0.01

@@ -5,44 +5,78 @@ embedding space — they are hubs — and outrank the specific memory a question
 cross-domain similarity local scaling (CSLS), each candidate's cosine is lowered by how similar it
 is to its nearest fellow candidates (centred on the pool's mean, so the correction is relative):
 a memory that resembles everything in the pool says little about this query in particular.
+
+Derived facts restate the memory they came from, so after the pipeline has run a remembered
+memory's nearest fellow candidates would be its own facts, and a memory whose facts are in the pool
+would look like a hub for what the pipeline wrote. A remembered memory is therefore compared with
+the other *families* (a memory and its facts), each counted once at its closest member: its hubness
+is what it would be without the facts. A derived fact keeps the plain comparison, its source among
+its neighbours, so that facts do not gain on the memories they came from.
 Cost: one (n x n) product over the ~100 candidates of a recall.
 """
 
 from __future__ import annotations
 
+from typing import Callable
+
 import numpy as np
+
+
+def _mean_of_top(sims: np.ndarray, k: int) -> np.ndarray:
+    k = min(k, sims.shape[1])
+    return (-np.partition(-sims, k - 1, axis=1)[:, :k]).mean(axis=1)
 
 
 def neighbour_similarity(vectors: np.ndarray, k: int) -> np.ndarray:
     """Mean cosine of each row to its k most similar other rows."""
     sims = vectors @ vectors.T
     np.fill_diagonal(sims, -np.inf)
-    k = min(k, len(vectors) - 1)
-    top = -np.partition(-sims, k - 1, axis=1)[:, :k]
-    return top.mean(axis=1)
+    return _mean_of_top(sims, min(k, len(vectors) - 1))
+
+
+def by_family(sims: np.ndarray, columns: list[str], rows: list[str]) -> np.ndarray:
+    """sims (rows x columns) -> (rows x families of the columns): each family's closest member, and
+    -inf for the row's own family."""
+    labels = list(dict.fromkeys(columns))
+    index = {f: i for i, f in enumerate(labels)}
+    column_family = np.array([index[f] for f in columns])
+    order = np.argsort(column_family, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(column_family[order]) != 0])
+    best = np.maximum.reduceat(sims[:, order], starts, axis=1)
+    for r, family in enumerate(rows):
+        if family in index:
+            best[r, index[family]] = -np.inf
+    return best
 
 
 def dampen_hubs(cosines: dict[str, float], vectors: dict[str, np.ndarray], *, penalty: float,
-                neighbours: int, extra: dict[str, float] | None = None) -> dict[str, float]:
+                neighbours: int, extra: dict[str, float] | None = None,
+                family: Callable[[str], str] | None = None) -> dict[str, float]:
     """cosine - penalty x (neighbour similarity - its mean over the pool), floored at 0.
 
     Candidates without a vector keep their cosine; pools too small to compare are left alone.
     `extra` candidates (the graph's) are corrected against the pool without joining it: many
-    memories about one entity would otherwise make each other look like hubs.
+    memories about one entity would otherwise make each other look like hubs. `family` (id -> the
+    memory a derived fact came from, any other id -> itself): remembered memories are compared with
+    other families, each counted once.
     """
     ids = [mid for mid in cosines if mid in vectors]
     if penalty <= 0 or len(ids) <= neighbours:
         return {**cosines, **(extra or {})}
     pool = np.stack([vectors[mid] for mid in ids])
-    hubness = neighbour_similarity(pool, neighbours)
-    centre = hubness.mean()
-    adjusted = {**cosines, **(extra or {})}
-    for mid, h in zip(ids, hubness):
-        adjusted[mid] = max(0.0, cosines[mid] - penalty * float(h - centre))
     outside = [mid for mid in (extra or {}) if mid in vectors and mid not in cosines]
-    if outside:
-        sims = np.stack([vectors[mid] for mid in outside]) @ pool.T
-        top = -np.partition(-sims, neighbours - 1, axis=1)[:, :neighbours]
-        for mid, h in zip(outside, top.mean(axis=1)):
-            adjusted[mid] = max(0.0, extra[mid] - penalty * float(h - centre))
+    members = [*ids, *outside]
+    sims = np.stack([vectors[mid] for mid in members]) @ pool.T
+    sims[np.arange(len(ids)), np.arange(len(ids))] = -np.inf  # not its own neighbour
+    hubness = _mean_of_top(sims, neighbours)
+    if family is not None:
+        families = [family(mid) for mid in members]
+        remembered = np.array([f == mid for f, mid in zip(families, members)])
+        grouped = by_family(sims, families[:len(ids)], families)
+        if remembered.any() and grouped.shape[1] > neighbours:  # enough other families to compare with
+            hubness = np.where(remembered, _mean_of_top(grouped, neighbours), hubness)
+    centre = hubness[:len(ids)].mean()
+    adjusted = {**(extra or {}), **cosines}
+    for mid, h in zip(members, hubness):
+        adjusted[mid] = max(0.0, adjusted[mid] - penalty * float(h - centre))
     return adjusted

@@ -16,7 +16,8 @@ scores), `context` (dampening and the conversation-context steps) and `final_ran
   keyword candidate the vector leg did not return gets its cosine from the index (one dot
   product); docs/decisions.md says why not the spec's per-leg scores;
 - cosines are corrected for hubness (recall/hubness.py): a memory as similar to every other
-  candidate as to the query is a generic hub and loses some of its cosine;
+  candidate as to the query is a generic hub and loses some of its cosine (its own derived facts,
+  which restate it, not counted);
 - a memory with no vector (embedding failed) keeps its keyword score as is;
 - graph paths (graph/traversal.py), while the vector leg runs: the traversal from entities the
   query names (rarest first, hubs left out) adds the memories it reaches as candidates
@@ -184,6 +185,7 @@ def _score(svc: MemoryService, req: RecallRequest, flt: MemoryFilter, options: R
 
     rows = mem_store.fetch_many(conn, list(dict.fromkeys([*keyword_ids, *hint_ids, *(leg.found if leg else []),
                                                           *visible])))
+    family = context.family_of(rows)  # reads rows as it grows (memories join late)
     cosines: dict[str, float] | None = None
     raw_cosines: dict[str, float] = {}
     index = svc.vector_index(settle=False)  # the vector leg has settled, or scored what was unwritten
@@ -199,7 +201,7 @@ def _score(svc: MemoryService, req: RecallRequest, flt: MemoryFilter, options: R
             flat = {mid: c for mid, c in cosines.items() if mid not in visible or mid in leg.found}
             graph_only = {mid: c for mid, c in cosines.items() if mid not in flat}
             cosines = dampen_hubs(flat, vectors, penalty=cfg.hub_penalty, neighbours=cfg.hub_neighbours,
-                                  extra=graph_only)
+                                  extra=graph_only, family=family)
     # Hint coverage only for the hints search's own top matches (as the spec merges only hint
     # matches): reading and stemming every candidate's hints cost ~2 ms a recall at 10k.
     hints = hints_store.for_memories(conn, hint_ids) if hint_ids else {}
@@ -214,7 +216,6 @@ def _score(svc: MemoryService, req: RecallRequest, flt: MemoryFilter, options: R
     if dated_weight:
         context.prefer_dated(fused, rows, dated_weight)
     join = late_joiner(conn, rows, flt, leg, index, keyword, alpha, dated_weight)
-    family = context.family_of(rows)  # rows grows as memories join late
     if options.context and cfg.reply_weight:
         add_replies(conn, fused, rows, join, cfg, family)
     bridged = 0
