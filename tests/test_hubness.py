@@ -1,6 +1,6 @@
 import numpy as np
 
-from signet_pipeline.recall.hubness import dampen_hubs, neighbour_similarity
+from signet_pipeline.recall.hubness import by_family, dampen_hubs
 
 
 def unit(v):
@@ -34,10 +34,10 @@ def test_no_penalty_small_pools_and_missing_vectors_are_left_alone():
     assert dampen_hubs(cosines, vectors, penalty=1.0, neighbours=5)["no-vector"] == 0.7
 
 
-def test_neighbour_similarity_ignores_self():
-    v = np.stack([unit([1, 0]), unit([1, 0.01]), unit([0, 1])])
-    sims = neighbour_similarity(v, 1)
-    assert sims[0] > 0.99 and sims[2] < 0.1
+def test_by_family_keeps_each_familys_closest_member_and_leaves_out_the_rows_own():
+    sims = np.array([[0.9, 0.2, 0.5], [0.1, 0.8, 0.3]])
+    grouped = by_family(sims, ["a", "b", "a"], ["a", "c"])
+    assert grouped.tolist() == [[-np.inf, 0.2], [0.3, 0.8]]
 
 
 def with_facts():

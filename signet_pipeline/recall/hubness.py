@@ -27,13 +27,6 @@ def _mean_of_top(sims: np.ndarray, k: int) -> np.ndarray:
     return (-np.partition(-sims, k - 1, axis=1)[:, :k]).mean(axis=1)
 
 
-def neighbour_similarity(vectors: np.ndarray, k: int) -> np.ndarray:
-    """Mean cosine of each row to its k most similar other rows."""
-    sims = vectors @ vectors.T
-    np.fill_diagonal(sims, -np.inf)
-    return _mean_of_top(sims, min(k, len(vectors) - 1))
-
-
 def by_family(sims: np.ndarray, columns: list[str], rows: list[str]) -> np.ndarray:
     """sims (rows x columns) -> (rows x families of the columns): each family's closest member, and
     -inf for the row's own family."""
