@@ -26,6 +26,15 @@ MONDAY = datetime(2023, 5, 8, 13, 56)
     ("I'd better go.", "Caroline had better go."),
     ("I'd love that.", "Caroline would love that."),
     ("Tell me I'm not crazy.", "Tell Caroline Caroline is not crazy."),
+    # curly apostrophes, as phones type them
+    ("I’m so tired.", "Caroline is so tired."), ("I’ve been busy.", "Caroline has been busy."),
+    ("I’d better go.", "Caroline had better go."),
+    # a plural subject keeps its verb; "and" between clauses does not make one
+    ("Tom and I watch films on Fridays.", "Tom and Caroline watch films on Fridays."),
+    ("My wife and I have two kids.", "Caroline's wife and Caroline have two kids."),
+    ("Mom, Dad and I were at the lake.", "Mom, Dad and Caroline were at the lake."),
+    ("She left early and I stay late.", "She left early and Caroline stays late."),
+    ("Yes and I think so.", "Yes and Caroline thinks so."),
 ])
 def test_the_speaker_takes_the_place_of_the_first_person(sentence, expected):
     assert third_person(sentence, "Caroline") == expected

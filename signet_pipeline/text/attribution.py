@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from datetime import date, datetime, timedelta
 
+from signet_pipeline.text.entities import is_proper
+
 _IRREGULAR = {"am": "is", "'m": " is", "have": "has", "'ve": " has", "do": "does", "don't": "doesn't",
               "go": "goes", "was": "was", "were": "was"}
 # Present-tense verbs common in conversation, which after a third-person subject take -s.
@@ -31,12 +33,14 @@ _HAD = frozenset("better been had gotten forgotten".split())
 # Adverbs that may stand between "I" and its verb ("I still laugh about it").
 _ADVERBS = ("still|also|really|just|always|never|usually|often|sometimes|actually|finally|even|genuinely|"
             "honestly|totally|literally|definitely|mostly|only|now|rarely|hardly")
-_PRONOUNS = "I'm|I've|I'll|I'd|I|me|myself|my|mine"
+_PRONOUNS = "I['’]m|I['’]ve|I['’]ll|I['’]d|I|me|myself|my|mine"  # chat apps often type ’ for '
 # The pronoun, then the word after it (past any adverb), unless that word is a pronoun too ("tell me I'm").
 _FIRST = re.compile(rf"\b({_PRONOUNS})\b(\s+((?:(?:{_ADVERBS})\s+)*)(?!(?:{_PRONOUNS})\b)(\w+))?", re.IGNORECASE)
 # A question's auxiliary before "I" ("should I get ...") keeps the verb as it is.
 _AUXILIARY_BEFORE = re.compile(r"\b(should|shall|could|would|can|will|do|did|does|may|might|must)\s+$", re.IGNORECASE)
-_FIRST_WORD = re.compile(r"^\s*(I|I'm|I've|I'll|I'd)\b")
+# "Tom and I", "my wife and I": a plural subject, whose verb stays as it is ("Tom and Ada watch").
+_AND_BEFORE = re.compile(r"(\S+)\s+and\s+$")
+_DETERMINERS = frozenset("my our his her their the".split())
 
 
 def _third(verb: str) -> str:
@@ -56,19 +60,29 @@ def third_person(sentence: str, speaker: str) -> str:
     """`sentence` with its singular first person replaced by `speaker`."""
     def swap(m: re.Match[str]) -> str:
         word, rest, next_word = m.group(1), m.group(2) or "", m.group(4)
-        lower = word.lower()
+        lower = word.lower().replace("’", "'")
         if lower == "i'd" and next_word and next_word.lower() in _HAD:
             return f"{speaker} had{rest}"
         if lower in _CONTRACTIONS:
             return f"{speaker} {_CONTRACTIONS[lower]}{rest}"
         if lower == "i":
-            if not next_word or _AUXILIARY_BEFORE.search(sentence, 0, m.start()):
+            if not next_word or _AUXILIARY_BEFORE.search(sentence, 0, m.start()) or _joined(sentence[:m.start()]):
                 return f"{speaker}{rest}"
             return f"{speaker}{rest[:-len(next_word)]}{_third(next_word)}"
         if lower in ("me", "myself"):
             return f"{speaker}{rest}"
         return f"{speaker}'s{rest}"  # my, mine
     return _FIRST.sub(swap, sentence)
+
+
+def _joined(before: str) -> bool:
+    """`before` ends "<name> and " or "<my wife> and ": "I" is one of a plural subject."""
+    m = _AND_BEFORE.search(before)
+    if m is None:
+        return False
+    word = m.group(1).strip(",;:")
+    head = before[:m.start(1)].split()
+    return is_proper(word, not head or head[-1].endswith((".", "!", "?"))) or bool(head) and head[-1].lower() in _DETERMINERS
 
 
 def speaks_in_first_person(sentence: str) -> bool:
