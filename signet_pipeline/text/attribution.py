@@ -36,11 +36,11 @@ _ADVERBS = ("still|also|really|just|always|never|usually|often|sometimes|actuall
 _PRONOUNS = "I['’]m|I['’]ve|I['’]ll|I['’]d|I|me|myself|my|mine"  # chat apps often type ’ for '
 # The pronoun, then the word after it (past any adverb), unless that word is a pronoun too ("tell me I'm").
 _FIRST = re.compile(rf"\b({_PRONOUNS})\b(\s+((?:(?:{_ADVERBS})\s+)*)(?!(?:{_PRONOUNS})\b)(\w+))?", re.IGNORECASE)
-# A question's auxiliary before "I" ("should I get ...") keeps the verb as it is.
-_AUXILIARY_BEFORE = re.compile(r"\b(should|shall|could|would|can|will|do|did|does|may|might|must)\s+$", re.IGNORECASE)
-# "Tom and I", "my wife and I": a plural subject, whose verb stays as it is ("Tom and Ada watch").
-_AND_BEFORE = re.compile(r"(\S+)\s+and\s+$")
+# "I" keeps its verb after a question's auxiliary ("should I get ...") and in a plural subject ("Tom and I
+# watch", "my wife and I have").
+_AUXILIARIES = frozenset("should shall could would can will do did does may might must".split())
 _DETERMINERS = frozenset("my our his her their the".split())
+_PUNCTUATION = ",;:.!?\"'()“”‘’…"
 
 
 def _third(verb: str) -> str:
@@ -66,7 +66,7 @@ def third_person(sentence: str, speaker: str) -> str:
         if lower in _CONTRACTIONS:
             return f"{speaker} {_CONTRACTIONS[lower]}{rest}"
         if lower == "i":
-            if not next_word or _AUXILIARY_BEFORE.search(sentence, 0, m.start()) or _joined(sentence[:m.start()]):
+            if not next_word or _keeps_verb(sentence[:m.start()]):
                 return f"{speaker}{rest}"
             return f"{speaker}{rest[:-len(next_word)]}{_third(next_word)}"
         if lower in ("me", "myself"):
@@ -75,14 +75,17 @@ def third_person(sentence: str, speaker: str) -> str:
     return _FIRST.sub(swap, sentence)
 
 
-def _joined(before: str) -> bool:
-    """`before` ends "<name> and " or "<my wife> and ": "I" is one of a plural subject."""
-    m = _AND_BEFORE.search(before)
-    if m is None:
+def _keeps_verb(before: str) -> bool:
+    """`before` (the text before an "I") ends on an auxiliary, or on "<name> and " or "<my wife> and ".
+    Only its last three words are read: patterns anchored at its end rescanned it per "I" (seconds for
+    a long turn)."""
+    *_, prior, word, last = ["", "", "", *before.rsplit(None, 3)]
+    if last.strip(_PUNCTUATION).lower() in _AUXILIARIES:
+        return True
+    if last != "and" or not word:
         return False
-    word = m.group(1).strip(",;:")
-    head = before[:m.start(1)].split()
-    return is_proper(word, not head or head[-1].endswith((".", "!", "?"))) or bool(head) and head[-1].lower() in _DETERMINERS
+    word = word.strip(",;:")
+    return is_proper(word, not prior or prior.endswith((".", "!", "?"))) or prior.lower() in _DETERMINERS
 
 
 def speaks_in_first_person(sentence: str) -> bool:
