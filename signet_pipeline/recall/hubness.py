@@ -62,11 +62,11 @@ def dampen_hubs(cosines: dict[str, float], vectors: dict[str, np.ndarray], *, pe
     sims = np.stack([vectors[mid] for mid in members]) @ pool.T
     sims[np.arange(len(ids)), np.arange(len(ids))] = -np.inf  # not its own neighbour
     hubness = _mean_of_top(sims, neighbours)
-    if family is not None:
-        families = [family(mid) for mid in members]
-        remembered = np.array([f == mid for f, mid in zip(families, members)])
+    families = [family(mid) for mid in members] if family is not None else members
+    remembered = np.array([f == mid for f, mid in zip(families, members)])
+    if remembered.any() and not remembered.all():  # families of one (no derived fact) compare plainly as is
         grouped = by_family(sims, families[:len(ids)], families)
-        if remembered.any() and grouped.shape[1] > neighbours:  # enough other families to compare with
+        if grouped.shape[1] > neighbours:  # enough other families to compare with
             hubness = np.where(remembered, _mean_of_top(grouped, neighbours), hubness)
     centre = hubness[:len(ids)].mean()
     adjusted = {**(extra or {}), **cosines}
