@@ -86,6 +86,17 @@ def test_the_walk_takes_the_rarest_named_entity_first_and_leaves_hubs_out(make_s
     assert len(walk.memory_ids & marta) == 10 and not walk.hubs
 
 
+def test_a_question_naming_a_short_named_speaker_walks_from_them(make_service):
+    svc = make_service(NoEmbeddings())
+    remember_many(svc, [RememberRequest(content=c, agentId="a") for c in (
+        "Jon: I've opened a dance studio downtown.", "Gina: I launched my clothing store online.",
+        "Jon: My studio has twenty students now.")])
+    found = recall(svc, RecallRequest(query="What did Jon open?", agentId="a", min_score=0))
+    assert found.meta["graph"]["focalEntities"] == 1
+    # Lower case it is a word, not a name: no entity is looked up for it.
+    assert recall(svc, RecallRequest(query="what did jon open?", agentId="a", min_score=0)).meta["graph"]["focalEntities"] == 0
+
+
 def test_recall_skips_entities_over_graph_hub_mentions(make_service):
     svc = make_service(NoEmbeddings(), search={"graphHubMentions": 20})
     _, quillon = plant_hub(svc)

@@ -51,6 +51,22 @@ def test_a_speaker_is_a_person_and_a_role_label_is_not(svc):
     assert types.get("user", "extracted") == "extracted"
 
 
+def test_a_speaker_is_a_person_whatever_the_length_of_the_name(svc):
+    # "Jon", "Ana", "Li": shorter than an entity name may be in running text, but a label says who speaks.
+    remember(svc, RememberRequest(content="Jon: I've opened a dance studio downtown.", agentId="a"))
+    remember(svc, RememberRequest(content="Li: I moved to Osaka last spring.", agentId="a"))
+    remember(svc, RememberRequest(content="AI: I think the tests pass now.", agentId="a"))
+    # Someone else names a person the agent has met as a speaker: a mention of them; an unknown short
+    # name (Bob) stays out, as the spec's length rule has it.
+    gina = remember(svc, RememberRequest(content="Gina: I met Jon and Bob at the studio yesterday.", agentId="a")).id
+    types = types_of(svc, "a")
+    assert types["jon"] == "person" and types["li"] == "person"
+    assert "ai" not in types and "bob" not in types
+    named = {r[0] for r in q(svc, "SELECT e.canonical_name FROM memory_entity_mentions m JOIN entities e "
+                                  "ON e.id = m.entity_id WHERE m.memory_id = ?", gina)}
+    assert named == {"gina", "jon"}
+
+
 def test_a_later_mention_types_an_untyped_entity_and_never_retypes_a_typed_one(svc):
     remember(svc, RememberRequest(content="Kestrel is great.", agentId="a"))
     remember(svc, RememberRequest(content="My sister works at Kestrel now.", agentId="a"))

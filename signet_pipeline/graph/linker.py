@@ -1,9 +1,10 @@
 """Inline entity linker (spec memory-pipeline "Inline Entity Linker"): runs inside the remember
 write transaction, no network, regexes and a few SQLite writes.
 
-For each sentence of a memory: proper-noun names (>= 4 characters) become entities of the
-memory's agent (resolved by canonical name or created; the speaker typed a person, a place,
-organisation or project by what the sentence says of it, text/entity_types.py) with a mention row;
+For each sentence of a memory: proper-noun names (>= 4 characters; a speaker's at any length, and a
+shorter name the agent has met as a speaker) become entities of the memory's agent (resolved by
+canonical name or created; the speaker typed a person, a place, organisation or project by what the
+sentence says of it, text/entity_types.py) with a mention row;
 a capitalised word that only its place at a sentence's start makes a name ("Talk soon!") is linked
 once the agent has met that name elsewhere; the sentence becomes
 an attribute of each entity it names, under an aspect inferred from its verbs ("prefers" ->
@@ -14,6 +15,7 @@ same aspect that it contradicts (graph/supersession.py).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import apsw
@@ -22,13 +24,12 @@ from signet_pipeline.graph.supersession import supersede_siblings
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.text.aspects import aspect_of, is_decision
 from signet_pipeline.text.content import normalize_content
-from signet_pipeline.text.entities import canonical_name, names, opening_name, sentences, split_label
+from signet_pipeline.text.entities import ROLE_LABELS, canonical_name, names, opening_name, sentences, split_label
 from signet_pipeline.text.entity_types import context_type
 
 CONSTRAINT_IMPORTANCE = 0.85
 ATTRIBUTE_IMPORTANCE = 0.5
 LINKER_CONFIDENCE = 0.6
-ROLE_LABELS = frozenset({"user", "human", "assistant", "system", "agent", "model", "bot"})
 
 
 @dataclass
@@ -40,6 +41,18 @@ class LinkStats:
     superseded: int = 0
 
 
+def _known_person(conn: apsw.Connection, agent_id: str) -> Callable[[str], bool]:
+    """canonical name -> whether the agent has a person of that name (looked up once a memory)."""
+    seen: dict[str, bool] = {}
+
+    def known(canonical: str) -> bool:
+        if canonical not in seen:
+            seen[canonical] = bool(graph_store.entities_named(conn, agent_id, [canonical], 1, entity_type="person"))
+        return seen[canonical]
+
+    return known
+
+
 def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id: str, now: str) -> LinkStats:
     """Write the graph structure of one memory (call inside the memory's write transaction)."""
     stats = LinkStats()
@@ -48,8 +61,9 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
     # Who speaks in a conversation is a person (it stayed "extracted"/"unknown" on real conversations);
     # a role label ("User:", "Assistant:") is not a name.
     person = canonical_name(speaker) if speaker and canonical_name(speaker) not in ROLE_LABELS else None
+    known = _known_person(conn, agent_id)
     for sentence in sentences(content):
-        found = names(sentence, speaker)
+        found = names(sentence, speaker, known)
         if not found:
             continue
         aspect = aspect_of(sentence)

@@ -26,7 +26,7 @@ import apsw
 
 from signet_pipeline.config_sections import GraphConfig, TraversalConfig
 from signet_pipeline.store import graph as graph_store
-from signet_pipeline.text.entities import canonical_name
+from signet_pipeline.text.entities import MIN_ENTITY_NAME, MIN_SPEAKER_NAME, canonical_name, is_proper
 from signet_pipeline.timeutil import now_iso
 
 MAX_PHRASE_WORDS = 3
@@ -49,12 +49,15 @@ class Traversal:
 
 
 def query_phrases(text: str) -> list[str]:
-    """Canonical words and 2-3 word phrases of a query: candidate entity names."""
-    words = [w.strip(".-").lower() for w in _WORD.findall(text)]
-    words = [w for w in words if w]
+    """Canonical words and 2-3 word phrases of a query: candidate entity names. A word shorter than an
+    entity name's minimum is one when written as a name ("What did Jon ...": speakers are entities at
+    any length, text/entities.py)."""
+    raw = [w.strip(".-") for w in _WORD.findall(text)]
+    words = [w.lower() for w in raw if w]
     phrases = {canonical_name(" ".join(words[i:i + n]))
                for n in range(1, MAX_PHRASE_WORDS + 1) for i in range(len(words) - n + 1)}
-    return sorted(p for p in phrases if len(p) >= 4)
+    short = {w.lower() for w in raw if MIN_SPEAKER_NAME <= len(w) < MIN_ENTITY_NAME and is_proper(w, False)}
+    return sorted({p for p in phrases if len(p) >= MIN_ENTITY_NAME} | short)
 
 
 def focal_entities(conn: apsw.Connection, agent_id: str, query: str, project: str | None,

@@ -12,6 +12,7 @@ Mel!" names Caroline, not "Caroline Hey Mel".
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from signet_pipeline.text.fts_query import STOP_WORDS
@@ -55,6 +56,10 @@ _OPENER_ALONE = re.compile(r"^\W*[A-Za-z][\w'\u2019-]*\s*(?:[.!?;:\u2026]|,(?!\s
 _LABEL = re.compile(r"^\s*([A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,3}):\s+(?=\S)")
 
 MIN_ENTITY_NAME = 4  # spec: shorter canonical names are rejected (initials, "AI", "Bob": too ambiguous)
+# A "Name: " label is a name by where it stands, whatever its length: "Jon: I moved" is about Jon. Role
+# labels are not people.
+MIN_SPEAKER_NAME = 2
+ROLE_LABELS = frozenset({"user", "human", "assistant", "system", "agent", "model", "bot", "ai"})
 MAX_RELATION_WORDS = 5
 _RELATION_EDGE_WORDS = frozenset({"the", "a", "an", "and", "but", "or", "so"})
 
@@ -157,15 +162,29 @@ def split_label(sentence: str) -> tuple[str | None, str]:
 FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'll|I'd|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.IGNORECASE)
 
 
-def names(sentence: str, speaker: str | None = None) -> list[str]:
-    """Proper-noun names in a sentence long enough to be entities (first occurrence order). The
-    speaker — a "Name: " label of the sentence, or `speaker` (the label of the text it came from)
-    — is one when the sentence talks about them ("Ana: I moved to Porto" is about Ana; "Ana: Wow,
-    nice!" is about nothing)."""
+def is_speaker_name(label: str) -> bool:
+    """Whether a "Name: " label names a person who can be an entity at any length (not a role)."""
+    canonical = canonical_name(label)
+    return len(canonical) >= MIN_SPEAKER_NAME and canonical not in ROLE_LABELS
+
+
+def names(sentence: str, speaker: str | None = None, known: Callable[[str], bool] | None = None) -> list[str]:
+    """Proper-noun names in a sentence that can be entities (first occurrence order). The speaker — a
+    "Name: " label of the sentence, or `speaker` (the label of the text it came from) — is one when
+    the sentence talks about them ("Ana: I moved to Porto" is about Ana; "Ana: Wow, nice!" is about
+    nothing), whatever the name's length. Other names shorter than MIN_ENTITY_NAME only when
+    `known(canonical name)` says the agent has met them (as a speaker: "Marek: I ran into Ana")."""
     label, rest = split_label(sentence)
     label = label or speaker
-    found = ([label] if label and FIRST_PERSON.search(rest) else []) + [s.text for s in sentence_spans(rest)[1]]
-    return list(dict.fromkeys(n for n in found if len(canonical_name(n)) >= MIN_ENTITY_NAME))
+    spoken = label if label and FIRST_PERSON.search(rest) else None
+    found = ([spoken] if spoken else []) + [s.text for s in sentence_spans(rest)[1]]
+
+    def kept(name: str) -> bool:
+        canonical = canonical_name(name)
+        return len(canonical) >= MIN_ENTITY_NAME or (name == spoken and is_speaker_name(name)) \
+            or (known is not None and known(canonical))
+
+    return list(dict.fromkeys(n for n in found if kept(n)))
 
 
 def triples(sentence: str) -> list[tuple[str, str, str]]:
