@@ -88,9 +88,11 @@ def test_the_walk_takes_the_rarest_named_entity_first_and_leaves_hubs_out(make_s
 
 def test_a_question_naming_a_short_named_speaker_walks_from_them(make_service):
     svc = make_service(NoEmbeddings())
-    remember_many(svc, [RememberRequest(content=c, agentId="a") for c in (
-        "Jon: I've opened a dance studio downtown.", "Gina: I launched my clothing store online.",
-        "Jon: My studio has twenty students now.")])
+    jon = {r.id for r in remember_many(svc, [RememberRequest(content=c, agentId="a") for c in (
+        "Jon: I've opened a dance studio downtown.", "Jon: My studio has twenty students now.")])}
+    remember(svc, RememberRequest(content="Gina: I launched my clothing store online.", agentId="a"))
+    walk = traverse(svc.db.reader(), "a", "What did Jon open?", None, svc.settings.pipeline.traversal)
+    assert walk.memory_ids == jon  # Jon's memories, not Gina's
     found = recall(svc, RecallRequest(query="What did Jon open?", agentId="a", min_score=0))
     assert found.meta["graph"]["focalEntities"] == 1
     # Lower case it is a word, not a name: no entity is looked up for it.

@@ -24,7 +24,7 @@ from signet_pipeline.graph.supersession import supersede_siblings
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.text.aspects import aspect_of, is_decision
 from signet_pipeline.text.content import normalize_content
-from signet_pipeline.text.entities import ROLE_LABELS, canonical_name, names, opening_name, sentences, split_label
+from signet_pipeline.text.entities import canonical_name, is_speaker_name, names, opening_name, sentences, split_label
 from signet_pipeline.text.entity_types import context_type
 
 CONSTRAINT_IMPORTANCE = 0.85
@@ -42,13 +42,14 @@ class LinkStats:
 
 
 def _known_person(conn: apsw.Connection, agent_id: str) -> Callable[[str], bool]:
-    """canonical name -> whether the agent has a person of that name (looked up once a memory)."""
-    seen: dict[str, bool] = {}
+    """canonical name -> whether the agent has a person of that name. Only a yes is remembered: the
+    memory being linked may itself make the person ("Bo: Bo here. I moved to Lyon. Bo loves it.")."""
+    people: set[str] = set()
 
     def known(canonical: str) -> bool:
-        if canonical not in seen:
-            seen[canonical] = bool(graph_store.entities_named(conn, agent_id, [canonical], 1, entity_type="person"))
-        return seen[canonical]
+        if canonical not in people and graph_store.entities_named(conn, agent_id, [canonical], 1, entity_type="person"):
+            people.add(canonical)
+        return canonical in people
 
     return known
 
@@ -57,12 +58,13 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
     """Write the graph structure of one memory (call inside the memory's write transaction)."""
     stats = LinkStats()
     entity_ids: dict[str, str] = {}
-    speaker, _ = split_label(content)  # "Ana: ..." - Ana speaks in every sentence of it
-    # Who speaks in a conversation is a person (it stayed "extracted"/"unknown" on real conversations);
-    # a role label ("User:", "Assistant:") is not a name.
-    person = canonical_name(speaker) if speaker and canonical_name(speaker) not in ROLE_LABELS else None
+    speaker: str | None = None  # "Ana: ..." - Ana speaks in every sentence until another label
     known = _known_person(conn, agent_id)
     for sentence in sentences(content):
+        speaker = split_label(sentence)[0] or speaker
+        # Who speaks in a conversation is a person (it stayed "extracted"/"unknown" on real conversations);
+        # a role label ("User:", "Assistant:") is not a name.
+        person = canonical_name(speaker) if speaker and is_speaker_name(speaker) else None
         found = names(sentence, speaker, known)
         if not found:
             continue

@@ -26,7 +26,7 @@ import apsw
 
 from signet_pipeline.config_sections import GraphConfig, TraversalConfig
 from signet_pipeline.store import graph as graph_store
-from signet_pipeline.text.entities import MIN_ENTITY_NAME, MIN_SPEAKER_NAME, canonical_name, is_proper
+from signet_pipeline.text.entities import MIN_ENTITY_NAME, canonical_name, is_proper, is_short_name
 from signet_pipeline.timeutil import now_iso
 
 MAX_PHRASE_WORDS = 3
@@ -56,7 +56,7 @@ def query_phrases(text: str) -> list[str]:
     words = [w.lower() for w in raw if w]
     phrases = {canonical_name(" ".join(words[i:i + n]))
                for n in range(1, MAX_PHRASE_WORDS + 1) for i in range(len(words) - n + 1)}
-    short = {w.lower() for w in raw if MIN_SPEAKER_NAME <= len(w) < MIN_ENTITY_NAME and is_proper(w, False)}
+    short = {w.lower() for w in raw if is_short_name(w) and is_proper(w, False)}
     return sorted({p for p in phrases if len(p) >= MIN_ENTITY_NAME} | short)
 
 

@@ -57,9 +57,10 @@ _LABEL = re.compile(r"^\s*([A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,3}):\s+
 
 MIN_ENTITY_NAME = 4  # spec: shorter canonical names are rejected (initials, "AI", "Bob": too ambiguous)
 # A "Name: " label is a name by where it stands, whatever its length: "Jon: I moved" is about Jon. Role
-# labels are not people.
+# labels are not people, nor are the short labels of notes and mail ("PS:", "Re:").
 MIN_SPEAKER_NAME = 2
-ROLE_LABELS = frozenset({"user", "human", "assistant", "system", "agent", "model", "bot", "ai"})
+_ROLE_LABELS = frozenset({"user", "human", "assistant", "system", "agent", "model", "bot", "ai"})
+_NOTE_LABELS = frozenset({"re", "fw", "fwd", "cc", "bcc", "ps", "nb", "dr", "mr", "mrs", "ms"})
 MAX_RELATION_WORDS = 5
 _RELATION_EDGE_WORDS = frozenset({"the", "a", "an", "and", "but", "or", "so"})
 
@@ -162,18 +163,27 @@ def split_label(sentence: str) -> tuple[str | None, str]:
 FIRST_PERSON = re.compile(r"\b(I|I'm|I've|I'll|I'd|me|my|mine|myself|we|we're|we've|our|ours|us)\b", re.IGNORECASE)
 
 
+def is_short_name(word: str) -> bool:
+    """A word under an entity name's minimum written as a given name is ("Jon", "Li"; not "PS", "OK", "AI")."""
+    return MIN_SPEAKER_NAME <= len(word) < MIN_ENTITY_NAME and word.isalpha() and word.istitle()
+
+
 def is_speaker_name(label: str) -> bool:
-    """Whether a "Name: " label names a person who can be an entity at any length (not a role)."""
+    """Whether a "Name: " label names a person: not a role or a note's label, and a short one written as a
+    name."""
     canonical = canonical_name(label)
-    return len(canonical) >= MIN_SPEAKER_NAME and canonical not in ROLE_LABELS
+    if canonical in _ROLE_LABELS or canonical in _NOTE_LABELS:
+        return False
+    return len(canonical) >= MIN_ENTITY_NAME or is_short_name(label)
 
 
 def names(sentence: str, speaker: str | None = None, known: Callable[[str], bool] | None = None) -> list[str]:
     """Proper-noun names in a sentence that can be entities (first occurrence order). The speaker — a
     "Name: " label of the sentence, or `speaker` (the label of the text it came from) — is one when
     the sentence talks about them ("Ana: I moved to Porto" is about Ana; "Ana: Wow, nice!" is about
-    nothing), whatever the name's length. Other names shorter than MIN_ENTITY_NAME only when
-    `known(canonical name)` says the agent has met them (as a speaker: "Marek: I ran into Ana")."""
+    nothing), whatever the name's length (a short one written as a name: "Jon:", not "PS:"). Other names
+    shorter than MIN_ENTITY_NAME only when written as a name and `known(canonical name)` says the agent has
+    met them (as a speaker: "Marek: I ran into Ana")."""
     label, rest = split_label(sentence)
     label = label or speaker
     spoken = label if label and FIRST_PERSON.search(rest) else None
@@ -182,7 +192,7 @@ def names(sentence: str, speaker: str | None = None, known: Callable[[str], bool
     def kept(name: str) -> bool:
         canonical = canonical_name(name)
         return len(canonical) >= MIN_ENTITY_NAME or (name == spoken and is_speaker_name(name)) \
-            or (known is not None and known(canonical))
+            or (known is not None and is_short_name(name) and known(canonical))
 
     return list(dict.fromkeys(n for n in found if kept(n)))
 
