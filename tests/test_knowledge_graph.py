@@ -67,17 +67,19 @@ def test_a_speaker_is_a_person_whatever_the_length_of_the_name(svc):
     assert named == {"gina", "jon"}
 
 
-def test_short_labels_of_notes_are_no_speakers_and_each_speaker_of_a_memory_is_a_person(svc):
+def test_headings_are_no_speakers_and_each_speaker_of_a_memory_is_a_person(svc):
     remember(svc, RememberRequest(content="PS: I forgot my keys at the office.", agentId="a"))
     remember(svc, RememberRequest(content="Re: my order from Lisbon is late.", agentId="a"))
     remember(svc, RememberRequest(content="OK: I will send the draft tonight.", agentId="a"))
     remember(svc, RememberRequest(content="The release is OK but PS needs work.", agentId="a"))
+    remember(svc, RememberRequest(content="Context: the billing rewrite.\nDecision: We will use Postgres.",
+                                  agentId="a"))
     # A transcript in one memory: every speaker is a person, not only the first.
     remember(svc, RememberRequest(content="Jon: I moved to Osaka.\nLi: I moved to Porto too.", agentId="a"))
     # The memory that makes a person may name them again: "Bo" is known from its second sentence on.
     bo = remember(svc, RememberRequest(content="Bo: Bo here. I moved to Lyon. The cat likes Bo.", agentId="a")).id
     types = types_of(svc, "a")
-    assert not {"ps", "re", "ok"} & types.keys()
+    assert not {"ps", "re", "ok", "context", "decision"} & types.keys() and "postgres" in types
     assert types["jon"] == "person" and types["li"] == "person" and types["bo"] == "person"
     said = [r[0] for r in q(svc, "SELECT t.content FROM entity_attributes t JOIN entities e ON e.id = t.entity_id "
                                  "WHERE e.canonical_name = 'bo' AND t.memory_id = ? ORDER BY t.content", bo)]

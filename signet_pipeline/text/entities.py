@@ -57,10 +57,16 @@ _LABEL = re.compile(r"^\s*([A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,3}):\s+
 
 MIN_ENTITY_NAME = 4  # spec: shorter canonical names are rejected (initials, "AI", "Bob": too ambiguous)
 # A "Name: " label is a name by where it stands, whatever its length: "Jon: I moved" is about Jon. Role
-# labels are not people, nor are the short labels of notes and mail ("PS:", "Re:").
+# labels are labels but not people.
 MIN_SPEAKER_NAME = 2
 _ROLE_LABELS = frozenset({"user", "human", "assistant", "system", "agent", "model", "bot", "ai"})
-_NOTE_LABELS = frozenset({"re", "fw", "fwd", "cc", "bcc", "ps", "nb", "dr", "mr", "mrs", "ms"})
+# The headings of notes and mail are no labels at all ("Decision: we use Postgres", "PS: ...", "Re: ...").
+_HEADINGS = frozenset("""
+re fw fwd cc bcc ps nb dr mr mrs ms note notes update updates summary todo status context decision decisions
+answer question goal goals problem issue bug error fix solution result results reason example warning
+important tip hint plan next done action outcome background conclusion subject title topic date time location
+source reference owner priority
+""".split())
 MAX_RELATION_WORDS = 5
 _RELATION_EDGE_WORDS = frozenset({"the", "a", "an", "and", "but", "or", "so"})
 
@@ -155,7 +161,8 @@ def proper_spans(tokens: list[str]) -> list[Span]:
 def split_label(sentence: str) -> tuple[str | None, str]:
     """("Name", the rest) for a sentence that starts with a "Name: " label, else (None, sentence)."""
     m = _LABEL.match(sentence)
-    if not m or not all(is_proper(w, i == 0) for i, w in enumerate(m.group(1).split())):
+    if not m or canonical_name(m.group(1)) in _HEADINGS \
+            or not all(is_proper(w, i == 0) for i, w in enumerate(m.group(1).split())):
         return None, sentence  # "Note: ...", "Update: ..." are headings, not speakers
     return m.group(1), sentence[m.end():]
 
@@ -169,10 +176,9 @@ def is_short_name(word: str) -> bool:
 
 
 def is_speaker_name(label: str) -> bool:
-    """Whether a "Name: " label names a person: not a role or a note's label, and a short one written as a
-    name."""
+    """Whether a "Name: " label names a person: not a role, and a short one written as a name."""
     canonical = canonical_name(label)
-    if canonical in _ROLE_LABELS or canonical in _NOTE_LABELS:
+    if canonical in _ROLE_LABELS:
         return False
     return len(canonical) >= MIN_ENTITY_NAME or is_short_name(label)
 
