@@ -130,6 +130,29 @@ def test_triples_persist_idempotently_with_a_running_average(svc):
     assert mentions == {"signet": 2, "sqlite": 2}  # the linker's mentions and the triples' are one link per memory
 
 
+def test_triples_resolve_a_short_name_the_agent_knows_as_a_person(svc):
+    # Facts written before Jon spoke (so the linker has not tied them to Jon already).
+    jon_fact = remember(svc, RememberRequest(content="Jon works at Acme.", agentId="a")).id
+    other = remember(svc, RememberRequest(content="Jonathan works at Acme.", agentId="a")).id
+    town = remember(svc, RememberRequest(content="The office in Acmeville is far.", agentId="a")).id
+    remember(svc, RememberRequest(content="Jon: I've opened a dance studio downtown.", agentId="a"))
+    turn = remember(svc, RememberRequest(content="Gina: Jon works at Acme now, and Bo at Kestrel.", agentId="a"))
+    source = mem_store.get(svc.db.reader(), turn.id)
+    report = persist_triples(svc, source, [triple("Jon", "works at", "Acme"), triple("Bo", "works at", "Kestrel"),
+                                           triple("AI", "likes", "Acme")],
+                             facts=[(jon_fact, "Jon works at Acme."), (other, "Jonathan works at Acme."),
+                                    (town, "The office in Acmeville is far.")])
+    # Jon is the agent's person (a speaker): the triple lands on that entity. Bo and AI are unknown.
+    assert (report.new_relations, report.rejected) == (1, 2)
+    assert q(svc, "SELECT s.canonical_name, s.entity_type, r.relation_type, t.canonical_name FROM relations r "
+                  "JOIN entities s ON s.id = r.source_entity_id JOIN entities t ON t.id = r.target_entity_id") \
+        == [("jon", "person", "works at", "acme")]
+    # A fact becomes an end's attribute when it names it as a word: not "Jon" in "Jonathan", "Acme" in "Acmeville".
+    attached = q(svc, "SELECT e.canonical_name, t.memory_id FROM entity_attributes t JOIN entities e "
+                      "ON e.id = t.entity_id WHERE t.aspect_id IS NULL ORDER BY 1")
+    assert attached == [("jon", jon_fact)]  # (the linker gave Acme its facts with an aspect already)
+
+
 @pytest.mark.parametrize("relationship, expected", [
     ("uses", "uses"), ("is built with", "uses"), ("depends on", "depends_on"), ("works at", "part_of"),
     ("met", "related_to"),

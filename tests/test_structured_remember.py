@@ -37,6 +37,17 @@ def test_structured_knowledge_is_written_as_given_and_skips_extraction(client, s
     assert recall(client, "Where does the daemon run?")["results"][0]["id"] == saved["id"]
 
 
+def test_an_aspect_of_a_short_named_person_the_agent_knows_is_kept(client, svc):
+    # "Jon" speaks in a turn, so he is the agent's person; "Al" is nobody yet: too short to resolve (spec).
+    remember(client, "Jon: I've opened a dance studio downtown.")
+    aspect = {"aspect": "work", "attributes": [{"content": "Runs a dance studio downtown"}]}
+    saved = remember(client, "Jon runs the studio; Al helps.", structured={
+        "aspects": [{"entityName": "Jon", **aspect}, {"entityName": "Al", **aspect}]})
+    assert (saved["structured"]["aspects"], saved["structured"]["skipped"]) == (1, 1)
+    assert q(svc, "SELECT e.canonical_name, e.entity_type FROM entity_attributes t JOIN entities e "
+                  "ON e.id = t.entity_id WHERE t.memory_id = ?", saved["id"]) == [("jon", "person")]
+
+
 def test_a_claim_supersedes_only_its_own_group_and_claim(client, svc):
     def claim(content, claim_key, group="hosting"):
         remember(client, content, structured={"aspects": [{"entityName": "Signet", "aspect": "infrastructure",

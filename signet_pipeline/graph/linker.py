@@ -41,7 +41,7 @@ class LinkStats:
     superseded: int = 0
 
 
-def _known_person(conn: apsw.Connection, agent_id: str) -> Callable[[str], bool]:
+def known_person(conn: apsw.Connection, agent_id: str) -> Callable[[str], bool]:
     """canonical name -> whether the agent has a person of that name. Only a yes is remembered: the
     memory being linked may itself make the person ("Bo: Bo here. I moved to Lyon. Bo loves it.")."""
     people: set[str] = set()
@@ -59,7 +59,7 @@ def link_memory(conn: apsw.Connection, *, memory_id: str, content: str, agent_id
     stats = LinkStats()
     entity_ids: dict[str, str] = {}
     speaker: str | None = None  # "Ana: ..." - Ana speaks in every sentence until another label
-    known = _known_person(conn, agent_id)
+    known = known_person(conn, agent_id)
     for sentence in sentences(content):
         speaker = split_label(sentence)[0] or speaker
         # Who speaks in a conversation is a person (it stayed "extracted"/"unknown" on real conversations);

@@ -2,7 +2,8 @@
 
 Runs last in the source memory's write transaction, under a savepoint: a failure is logged and
 rolls back the triples alone, never the facts. Entities are resolved by canonical name within the memory's agent (names shorter than 4
-characters rejected), both ends get a mention of the source memory, the relation is asserted
+characters rejected, as the spec has it, unless written as a given name the agent already knows as a
+person: a speaker "Jon" of the conversation), both ends get a mention of the source memory, the relation is asserted
 (running-average confidence) and mirrored as a typed dependency edge for traversal. Idempotent:
 re-processing a memory adds nothing.
 """
@@ -11,11 +12,12 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import apsw
 
+from signet_pipeline.graph.linker import known_person
 from signet_pipeline.models import ExtractedEntity, StructuredAspect
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import graph as graph_store
@@ -23,7 +25,7 @@ from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.store.queue import STRUCTURAL_CLASSIFY
 from signet_pipeline.text.content import normalize_content
-from signet_pipeline.text.entities import MIN_ENTITY_NAME, canonical_name
+from signet_pipeline.text.entities import MIN_ENTITY_NAME, canonical_name, is_short_name
 from signet_pipeline.timeutil import now_iso
 
 log = logging.getLogger("signet.graph")
@@ -50,12 +52,18 @@ class GraphReport:
     failed: str | None = None
 
 
+def _resolvable(name: str, canonical: str, known: Callable[[str], bool]) -> bool:
+    """Long enough to resolve, or a short given name the agent has as a person ("Jon", not "AI" or "Bob")."""
+    return len(canonical) >= MIN_ENTITY_NAME or (is_short_name(name.strip()) and known(canonical))
+
+
 def _attach_facts(conn: apsw.Connection, entity_id: str, name: str, facts: Sequence[tuple[str, str]], now: str,
                   max_attempts: int) -> int:
     added = 0
-    needle = name.lower()
+    # The name as a word: "Jon" is not in "Jonathan moved", "Anna" not in "Annabel's".
+    needle = re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.IGNORECASE)
     for memory_id, content in facts:
-        if needle in content.lower() and graph_store.add_attribute(
+        if needle.search(content) and graph_store.add_attribute(
                 conn, entity_id=entity_id, aspect_id=None, memory_id=memory_id, kind="attribute", content=content,
                 normalized=normalize_content(content).normalized, confidence=0.5, importance=0.5, now=now):
             added += 1
@@ -77,9 +85,10 @@ def persist_triples(svc: MemoryService, source: Row, triples: list[ExtractedEnti
         # the triples alone.
         with svc.db.write() as conn, conn:
             now = now_iso()
+            known = known_person(conn, source["agent_id"])
             for triple in triples:
                 ends = [(name, canonical_name(name)) for name in (triple.source, triple.target)]
-                if any(len(canonical) < MIN_ENTITY_NAME for _, canonical in ends) or ends[0][1] == ends[1][1]:
+                if not all(_resolvable(name, canonical, known) for name, canonical in ends) or ends[0][1] == ends[1][1]:
                     report.rejected += 1
                     continue
                 ids = []
@@ -127,9 +136,10 @@ def persist_aspects(svc: MemoryService, source: Row, aspects: Sequence[Structure
     counts = {"aspects": 0, "attributes": 0, "superseded": 0, "skipped": 0}
     with svc.db.write() as conn:
         now = now_iso()
+        known = known_person(conn, source["agent_id"])
         for item in aspects:
             canonical = canonical_name(item.entity_name)
-            if len(canonical) < MIN_ENTITY_NAME:
+            if not _resolvable(item.entity_name, canonical, known):
                 counts["skipped"] += 1
                 continue
             entity_id = graph_store.upsert_entity(conn, agent_id=source["agent_id"], name=item.entity_name,
