@@ -12,6 +12,8 @@ from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.recall.keywords import hints_match, keyword_query
+from signet_pipeline.recall.legs import keyword_leg
 from signet_pipeline.recall.search import recall
 from signet_pipeline.stages.hints import run_hint_jobs
 from signet_pipeline.store import hints as hints_store
@@ -186,6 +188,25 @@ def test_the_hints_search_respects_agents_and_tombstones(make_service):
     with svc.db.write() as conn:
         conn.execute("UPDATE memories SET is_deleted = 1 WHERE id = ?", (mine.id,))
     assert hints_store.search(svc.db.reader(), '"fuses"', MemoryFilter(agent_id="ana"), 2) == []
+
+
+def test_the_hints_search_leaves_out_words_most_hints_hold(make_service):
+    """Hints are questions: a word nearly all of them hold ("say") ranks nothing and made BM25 read
+    every hint document. The hints search leaves it out; the content search keeps it."""
+    svc = make_service(**HINTS_ON)
+    kettle = remember(svc, RememberRequest(content="Ana: the kettle broke this morning."))
+    chatter = [remember(svc, RememberRequest(content=f"Bo: lunch plan number {i}.")) for i in range(6)]
+    with svc.db.write() as conn:
+        for memory, hints in [(kettle, ["What broke at Ana's place?"]),
+                              *[(m, [f"What did Bo say about lunch plan {i}?"]) for i, m in enumerate(chatter)]]:
+            hints_store.replace(conn, memory_id=memory.id, content_hash=mem_store.get(conn, memory.id)["content_hash"],
+                                hints=hints, model="m", now="t")
+    reader = svc.db.reader()
+    asked = keyword_query(svc, reader, "What did Ana say about the kettle?")
+    assert "say" in asked.kept and hints_match(svc, reader, asked) == '"ana" OR "kettle"'
+    leg = keyword_leg(svc, reader, "What did Ana say about the kettle?", MemoryFilter(), 50, None)
+    assert leg.hints == [kettle.id]  # not the six memories whose hints share only "say"
+    assert keyword_leg(svc, reader, "What did they say?", MemoryFilter(), 50, None).hints == []
 
 
 def test_the_hints_index_follows_replaced_hints(make_service):

@@ -11,6 +11,10 @@ search all go through `keyword_query` and run their FTS statements under `fts_de
   and graph legs find those candidates; coverage still reads every word. Callers that only have the
   keyword leg (legacy search, session search) rank the rarest word anyway;
 - the statements stop at limits.query_time_ms (QueryTimeout, 408).
+
+The prospective hints index is searched without the words more than half of its documents hold
+(`hints_match`): hints are questions, so "say" or "like" is in nearly every one, and BM25 read all
+their postings (10 ms of a two-name question at 10k) to order documents by little else than length.
 """
 
 from __future__ import annotations
@@ -30,6 +34,8 @@ class KeywordQuery:
     terms: QueryTerms  # every content word, for coverage scoring
     match: str  # what FTS5 ranks: the words within the postings budget (at least the rarest)
     over_budget: bool  # the rarest word alone has more rows than the budget
+    kept: list[str]  # the words of `match`
+    rows: int  # the store's rows when counted (the document counts' freshness)
 
 
 def keyword_query(svc: MemoryService, conn: apsw.Connection, text: str,
@@ -47,7 +53,17 @@ def keyword_query(svc: MemoryService, conn: apsw.Connection, text: str,
     kept = within_budget(tokens, doc_freq, budget)
     match = match_for(kept)
     assert match is not None  # within_budget keeps at least one word
-    return KeywordQuery(terms, match, over_budget=0 < budget < sum(doc_freq[w] for w in kept))
+    return KeywordQuery(terms, match, over_budget=0 < budget < sum(doc_freq[w] for w in kept), kept=kept,
+                        rows=rows_now)
+
+
+def hints_match(svc: MemoryService, conn: apsw.Connection, query: KeywordQuery) -> str | None:
+    """The MATCH for the hints index: the query's words but those more than half of the hint
+    documents hold; None when no word is left."""
+    stems = {w: query.terms.stems[w] for w in query.kept}
+    counts = svc.hint_doc_freqs.counts(conn, set(stems.values()), query.rows)
+    half = svc.hint_doc_freqs.documents(conn, query.rows) / 2
+    return match_for([w for w in query.kept if counts[stems[w]] <= half])
 
 
 def fts_deadline(svc: MemoryService, conn: apsw.Connection):

@@ -17,7 +17,7 @@ import apsw
 import numpy as np
 
 from signet_pipeline.graph.traversal import Traversal, traverse
-from signet_pipeline.recall.keywords import fts_deadline, keyword_query
+from signet_pipeline.recall.keywords import fts_deadline, hints_match, keyword_query
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
@@ -48,8 +48,8 @@ def keyword_leg(svc: MemoryService, conn: apsw.Connection, text: str, flt: Memor
         content = [mid for mid, _ in mem_store.fts_search(conn, keywords.match, flt, pool)]
         # Half a pool of hint candidates: as good as a full one on the LoCoMo-format eval (a fifth
         # lost R@10). On this thread: a worker thread beside the content FTS measured no faster.
-        hints = [mid for mid, _ in hints_store.search(conn, keywords.match, flt, max(1, pool // 2))] \
-            if svc.settings.pipeline.hints.enabled else []
+        hint_match = hints_match(svc, conn, keywords) if svc.settings.pipeline.hints.enabled else None
+        hints = [mid for mid, _ in hints_store.search(conn, hint_match, flt, max(1, pool // 2))] if hint_match else []
     return KeywordLeg(keywords.terms, content, hints)
 
 

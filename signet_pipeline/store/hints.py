@@ -25,6 +25,18 @@ def replace(conn: apsw.Connection, *, memory_id: str, content_hash: str, hints: 
     return int(scalar(conn, "SELECT count(*) FROM memory_hints WHERE memory_id = ?", (memory_id,)) or 0)
 
 
+def term_doc_counts(conn: apsw.Connection, stems: set[str]) -> dict[str, int]:
+    """How many hint documents hold each indexed term (0 for terms none holds)."""
+    counts = dict(conn.execute("SELECT term, doc FROM memory_hints_fts_vocab WHERE term IN "
+                               "(SELECT value FROM json_each(?))", (json.dumps(sorted(stems)),)))
+    return {stem: int(counts.get(stem, 0)) for stem in stems}
+
+
+def documents(conn: apsw.Connection) -> int:
+    """Hint documents (memories with hints): a scan of the index, ~17 ms at 300k."""
+    return int(scalar(conn, "SELECT count(*) FROM memory_hints_fts") or 0)
+
+
 def for_memories(conn: apsw.Connection, memory_ids: list[str]) -> dict[str, list[str]]:
     out: dict[str, list[str]] = {}
     for memory_id, hint in conn.execute(
