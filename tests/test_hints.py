@@ -12,6 +12,7 @@ from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.recall import keywords
 from signet_pipeline.recall.keywords import hints_match, keyword_query
 from signet_pipeline.recall.legs import keyword_leg
 from signet_pipeline.recall.search import recall
@@ -190,23 +191,66 @@ def test_the_hints_search_respects_agents_and_tombstones(make_service):
     assert hints_store.search(svc.db.reader(), '"fuses"', MemoryFilter(agent_id="ana"), 2) == []
 
 
-def test_the_hints_search_leaves_out_words_most_hints_hold(make_service):
+def hint_docs(svc, pairs):
+    with svc.db.write() as conn:
+        for memory, hints in pairs:
+            hints_store.replace(conn, memory_id=memory.id, content_hash=mem_store.get(conn, memory.id)["content_hash"],
+                                hints=hints, model="m", now="t")
+
+
+def test_the_hints_search_leaves_out_words_most_hints_hold(make_service, monkeypatch):
     """Hints are questions: a word nearly all of them hold ("say") ranks nothing and made BM25 read
     every hint document. The hints search leaves it out; the content search keeps it."""
+    monkeypatch.setattr(keywords, "HINT_DOCS_MIN", 5)  # the rule on a handful of documents
     svc = make_service(**HINTS_ON)
     kettle = remember(svc, RememberRequest(content="Ana: the kettle broke this morning."))
     chatter = [remember(svc, RememberRequest(content=f"Bo: lunch plan number {i}.")) for i in range(6)]
-    with svc.db.write() as conn:
-        for memory, hints in [(kettle, ["What broke at Ana's place?"]),
-                              *[(m, [f"What did Bo say about lunch plan {i}?"]) for i, m in enumerate(chatter)]]:
-            hints_store.replace(conn, memory_id=memory.id, content_hash=mem_store.get(conn, memory.id)["content_hash"],
-                                hints=hints, model="m", now="t")
+    hint_docs(svc, [(kettle, ["What broke at Ana's place?"]),
+                    *[(m, [f"What did Bo say about lunch plan {i}?"]) for i, m in enumerate(chatter)]])
     reader = svc.db.reader()
     asked = keyword_query(svc, reader, "What did Ana say about the kettle?")
     assert "say" in asked.kept and hints_match(svc, reader, asked) == '"ana" OR "kettle"'
     leg = keyword_leg(svc, reader, "What did Ana say about the kettle?", MemoryFilter(), 50, None)
     assert leg.hints == [kettle.id]  # not the six memories whose hints share only "say"
     assert keyword_leg(svc, reader, "What did they say?", MemoryFilter(), 50, None).hints == []
+
+
+def test_counts_read_before_the_hints_arrive_leave_nothing_out(make_service, monkeypatch):
+    """The document count is cached with the hints table's growth: asked before the pipeline wrote the
+    hints, a recall keeps every word until the counts are read again, never dropping one on a count newer
+    than its total."""
+    monkeypatch.setattr(keywords, "HINT_DOCS_MIN", 5)
+    svc = make_service(**HINTS_ON)
+    reader = svc.db.reader()
+    assert hints_match(svc, reader, keyword_query(svc, reader, "Did they say so?")) == '"say"'
+    chatter = [remember(svc, RememberRequest(content=f"Bo: lunch plan number {i}.")) for i in range(6)]
+    hint_docs(svc, [(m, [f"What did Bo say about lunch plan {i}?"]) for i, m in enumerate(chatter)])
+    assert hints_match(svc, reader, keyword_query(svc, reader, "What did Bo say?")) == '"bo" OR "say"'
+    asked = keyword_leg(svc, reader, "What did Bo say?", MemoryFilter(), 50, None)
+    assert sorted(asked.hints) == sorted(m.id for m in chatter)
+
+
+def test_a_small_hints_index_keeps_every_word(make_service):
+    svc = make_service(**HINTS_ON)
+    kettle = remember(svc, RememberRequest(content="Ana: the kettle broke this morning."))
+    hint_docs(svc, [(kettle, ["What broke at Ana's place?"])])
+    leg = keyword_leg(svc, svc.db.reader(), "What broke at Ana's place?", MemoryFilter(), 50, None)
+    assert leg.hints == [kettle.id]  # its one document holds every word: more than half, and still the answer
+
+
+def test_the_hints_index_counts_each_memory_once(make_service):
+    """BM25 over hints needs FTS5's row count: a word every hint document holds has no weight. Writing
+    a memory's several hints once replaced its document per hint, and each replacement counted a row."""
+    svc = make_service(**HINTS_ON)
+    memories = [remember(svc, RememberRequest(content=f"Bo: lunch plan number {i}.")) for i in range(4)]
+    with svc.db.write() as conn:
+        for i, memory in enumerate(memories):
+            hints = [f"What did Bo say about lunch {i}?", f"When is lunch {i}?", f"Where is lunch {i}?", "When is lunch 0?"]
+            hints_store.replace(conn, memory_id=memory.id, content_hash=mem_store.get(conn, memory.id)["content_hash"],
+                                hints=hints, model="m", now="t")
+    scores = [r[0] for r in svc.db.reader().execute(
+        "SELECT bm25(memory_hints_fts) FROM memory_hints_fts WHERE memory_hints_fts MATCH '\"say\"'")]
+    assert len(scores) == 4 and all(abs(s) < 1e-3 for s in scores)  # in every document: no weight
 
 
 def test_the_hints_index_follows_replaced_hints(make_service):

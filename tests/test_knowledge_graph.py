@@ -135,19 +135,22 @@ def test_triples_resolve_a_short_name_the_agent_knows_as_a_person(svc):
     jon_fact = remember(svc, RememberRequest(content="Jon works at Acme.", agentId="a")).id
     other = remember(svc, RememberRequest(content="Jonathan works at Acme.", agentId="a")).id
     town = remember(svc, RememberRequest(content="The office in Acmeville is far.", agentId="a")).id
+    maybe = remember(svc, RememberRequest(content="They will sue Acme.", agentId="a")).id
+    remember(svc, RememberRequest(content="Sue: I started at Acme today.", agentId="a"))
     remember(svc, RememberRequest(content="Jon: I've opened a dance studio downtown.", agentId="a"))
     turn = remember(svc, RememberRequest(content="Gina: Jon works at Acme now, and Bo at Kestrel.", agentId="a"))
     source = mem_store.get(svc.db.reader(), turn.id)
     report = persist_triples(svc, source, [triple("Jon", "works at", "Acme"), triple("Bo", "works at", "Kestrel"),
-                                           triple("AI", "likes", "Acme")],
+                                           triple("AI", "likes", "Acme"), triple("Sue", "joined", "Kestrel")],
                              facts=[(jon_fact, "Jon works at Acme."), (other, "Jonathan works at Acme."),
-                                    (town, "The office in Acmeville is far.")])
+                                    (town, "The office in Acmeville is far."), (maybe, "They will sue Acme.")])
     # Jon is the agent's person (a speaker): the triple lands on that entity. Bo and AI are unknown.
-    assert (report.new_relations, report.rejected) == (1, 2)
+    assert (report.new_relations, report.rejected) == (2, 2)
     assert q(svc, "SELECT s.canonical_name, s.entity_type, r.relation_type, t.canonical_name FROM relations r "
-                  "JOIN entities s ON s.id = r.source_entity_id JOIN entities t ON t.id = r.target_entity_id") \
-        == [("jon", "person", "works at", "acme")]
-    # A fact becomes an end's attribute when it names it as a word: not "Jon" in "Jonathan", "Acme" in "Acmeville".
+                  "JOIN entities s ON s.id = r.source_entity_id JOIN entities t ON t.id = r.target_entity_id "
+                  "ORDER BY 1") == [("jon", "person", "works at", "acme"), ("sue", "person", "joined", "kestrel")]
+    # A fact becomes an end's attribute when it names it as a word: not "Jon" in "Jonathan", "Acme" in
+    # "Acmeville", nor the person Sue in "They will sue".
     attached = q(svc, "SELECT e.canonical_name, t.memory_id FROM entity_attributes t JOIN entities e "
                       "ON e.id = t.entity_id WHERE t.aspect_id IS NULL ORDER BY 1")
     assert attached == [("jon", jon_fact)]  # (the linker gave Acme its facts with an aspect already)

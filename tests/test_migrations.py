@@ -114,3 +114,23 @@ def test_connectors_registered_before_ownership_belong_to_default(db):
                      "VALUES ('c1', 'filesystem', 'notes', 't', 't')")
     assert 24 in migrations.migrate(db)
     assert scalar(db.reader(), "SELECT agent_id FROM connectors WHERE id = 'c1'") == "default"
+
+
+def test_the_hints_index_is_rebuilt_with_one_row_per_memory(db):
+    # Before 0033 a memory's hints went in with OR IGNORE, and FTS5 counted each replaced document as a
+    # row: BM25 gave a word every hint document holds a weight. The rebuild counts each memory once.
+    migrations.migrate(db, [m for m in migrations.discover() if m.version < 33])
+    with db.write() as conn:
+        for i in range(4):
+            conn.execute("INSERT INTO memories(id, content, normalized_content, content_hash, created_at, updated_at) "
+                         "VALUES (?, 'x', 'x', ?, 't', 't')", (f"m{i}", f"h{i}"))
+            conn.executemany("INSERT OR IGNORE INTO memory_hints(memory_id, hint, model, created_at) "
+                             "VALUES (?, ?, 'm', 't')", [(f"m{i}", f"What did Bo say about {w}?") for w in "abc"])
+
+    def weights():
+        return [r[0] for r in db.reader().execute(
+            "SELECT bm25(memory_hints_fts) FROM memory_hints_fts WHERE memory_hints_fts MATCH '\"say\"'")]
+
+    assert len(weights()) == 4 and all(abs(w) > 0.1 for w in weights())  # the drifted counts
+    assert 33 in migrations.migrate(db)
+    assert len(weights()) == 4 and all(abs(w) < 1e-3 for w in weights())

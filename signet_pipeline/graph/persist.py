@@ -60,8 +60,10 @@ def _resolvable(name: str, canonical: str, known: Callable[[str], bool]) -> bool
 def _attach_facts(conn: apsw.Connection, entity_id: str, name: str, facts: Sequence[tuple[str, str]], now: str,
                   max_attempts: int) -> int:
     added = 0
-    # The name as a word: "Jon" is not in "Jonathan moved", "Anna" not in "Annabel's".
-    needle = re.compile(rf"(?<!\w){re.escape(name.strip())}(?!\w)", re.IGNORECASE)
+    # The name as a word: "Jon" is not in "Jonathan moved", "Anna" not in "Annabel's"; a short name only
+    # as written ("May", not "I may move").
+    name = name.strip()
+    needle = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", 0 if is_short_name(name) else re.IGNORECASE)
     for memory_id, content in facts:
         if needle.search(content) and graph_store.add_attribute(
                 conn, entity_id=entity_id, aspect_id=None, memory_id=memory_id, kind="attribute", content=content,

@@ -24,9 +24,15 @@ from dataclasses import dataclass
 import apsw
 
 from signet_pipeline.service import MemoryService
+from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import deadline
 from signet_pipeline.text.fts_query import QueryTerms, match_for, query_tokens, within_budget
+
+
+# Below this many hint documents the hints search keeps every word: scanning them is cheap, and in a
+# handful of documents "more than half" says nothing about a word.
+HINT_DOCS_MIN = 1_000
 
 
 @dataclass(frozen=True)
@@ -35,7 +41,6 @@ class KeywordQuery:
     match: str  # what FTS5 ranks: the words within the postings budget (at least the rarest)
     over_budget: bool  # the rarest word alone has more rows than the budget
     kept: list[str]  # the words of `match`
-    rows: int  # the store's rows when counted (the document counts' freshness)
 
 
 def keyword_query(svc: MemoryService, conn: apsw.Connection, text: str,
@@ -53,17 +58,23 @@ def keyword_query(svc: MemoryService, conn: apsw.Connection, text: str,
     kept = within_budget(tokens, doc_freq, budget)
     match = match_for(kept)
     assert match is not None  # within_budget keeps at least one word
-    return KeywordQuery(terms, match, over_budget=0 < budget < sum(doc_freq[w] for w in kept), kept=kept,
-                        rows=rows_now)
+    return KeywordQuery(terms, match, over_budget=0 < budget < sum(doc_freq[w] for w in kept), kept=kept)
 
 
 def hints_match(svc: MemoryService, conn: apsw.Connection, query: KeywordQuery) -> str | None:
     """The MATCH for the hints index: the query's words but those more than half of the hint
-    documents hold; None when no word is left."""
+    documents hold; every word while it holds fewer than HINT_DOCS_MIN documents. None: no word left.
+
+    Counts and documents are cached together, as fresh as the hints table's growth (not the store's:
+    hints arrive from the pipeline after their memories), so a count is never compared with a total
+    read before most of the hints it counts were written."""
+    hint_rows = hints_store.rows_now(conn)
+    documents = svc.hint_doc_freqs.documents(conn, hint_rows)
+    if documents < HINT_DOCS_MIN:
+        return match_for(query.kept)
     stems = {w: query.terms.stems[w] for w in query.kept}
-    counts = svc.hint_doc_freqs.counts(conn, set(stems.values()), query.rows)
-    half = svc.hint_doc_freqs.documents(conn, query.rows) / 2
-    return match_for([w for w in query.kept if counts[stems[w]] <= half])
+    counts = svc.hint_doc_freqs.counts(conn, set(stems.values()), hint_rows)
+    return match_for([w for w in query.kept if counts[stems[w]] <= documents / 2])
 
 
 def fts_deadline(svc: MemoryService, conn: apsw.Connection):

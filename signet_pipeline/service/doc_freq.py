@@ -1,5 +1,6 @@
 """Per-term document counts for IDF and the BM25 cost budget, cached per process: of the content
-index (`DocFreqCache()`) or of the hints index, with its number of documents.
+index (`DocFreqCache()`) or of the hints index, with its number of documents (freshness measured on the
+hints table's growth there: recall/keywords.py `hints_match`).
 
 Reading them from fts5vocab costs ~40 µs a term, a sizeable share of a short recall. They move
 slowly, and recall only needs them approximately: an entry is reused until the store has grown by
