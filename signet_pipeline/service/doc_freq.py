@@ -34,7 +34,8 @@ class DocFreqCache:
 
     @staticmethod
     def _fresh(read_at: int, rows_now: int) -> bool:
-        return rows_now - read_at <= max(MIN_GROWTH_ROWS, int(read_at * GROWTH_FRACTION))
+        # Fewer rows than when read (the newest were deleted): read again, the counts may have fallen.
+        return 0 <= rows_now - read_at <= max(MIN_GROWTH_ROWS, int(read_at * GROWTH_FRACTION))
 
     def counts(self, conn: apsw.Connection, stems: set[str], rows_now: int) -> dict[str, int]:
         with self._lock:
