@@ -71,7 +71,7 @@ def hints_match(svc: MemoryService, conn: apsw.Connection, query: KeywordQuery) 
     hint_rows = hints_store.rows_now(conn)
     documents = svc.hint_doc_freqs.documents(conn, hint_rows)
     if documents < HINT_DOCS_MIN:
-        return match_for(query.kept)
+        return query.match
     stems = {w: query.terms.stems[w] for w in query.kept}
     counts = svc.hint_doc_freqs.counts(conn, set(stems.values()), hint_rows)
     return match_for([w for w in query.kept if counts[stems[w]] <= documents / 2])

@@ -12,6 +12,7 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import numpy as np
 from threadpoolctl import threadpool_limits
@@ -28,6 +29,7 @@ from signet_pipeline.service.vectors import MatrixIndex, SqliteVecIndex
 from signet_pipeline.store import agents as agents_store
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import hints as hints_store
+from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Database
 from signet_pipeline.store.migrate import migrate
 from signet_pipeline.telemetry.logs import attach_store, detach_store
@@ -64,7 +66,8 @@ class MemoryService:
         self._index_lock = threading.Lock()
         self.access = AccessTracker(self.db)
         self.doc_freqs = DocFreqCache()
-        self.hint_doc_freqs = DocFreqCache(hints_store.term_doc_counts, hints_store.documents)
+        self.hint_doc_freqs = DocFreqCache(partial(mem_store.stem_doc_counts, table="memory_hints_fts"),
+                                           hints_store.documents)
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="signet-vector-leg")
         # A question's halves (recall/halves.py) are scored beside it; their own vector legs go to `pool`,
         # so the two never wait on each other's workers.

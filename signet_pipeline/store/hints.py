@@ -28,13 +28,6 @@ def replace(conn: apsw.Connection, *, memory_id: str, content_hash: str, hints: 
     return int(scalar(conn, "SELECT count(*) FROM memory_hints WHERE memory_id = ?", (memory_id,)) or 0)
 
 
-def term_doc_counts(conn: apsw.Connection, stems: set[str]) -> dict[str, int]:
-    """How many hint documents hold each indexed term (0 for terms none holds)."""
-    counts = dict(conn.execute("SELECT term, doc FROM memory_hints_fts_vocab WHERE term IN "
-                               "(SELECT value FROM json_each(?))", (json.dumps(sorted(stems)),)))
-    return {stem: int(counts.get(stem, 0)) for stem in stems}
-
-
 def rows_now(conn: apsw.Connection) -> int:
     """The hints table's highest row id: how far it has grown (the document counts' freshness)."""
     return int(scalar(conn, "SELECT coalesce(max(id), 0) FROM memory_hints") or 0)

@@ -149,9 +149,11 @@ def text_stemmer(conn: apsw.Connection):
     return stems
 
 
-def stem_doc_counts(conn: apsw.Connection, stems: set[str]) -> dict[str, int]:
-    """How many indexed rows contain each term (0 for terms the index has never seen)."""
-    counts = dict(conn.execute("SELECT term, doc FROM memories_fts_vocab WHERE term IN (SELECT value FROM json_each(?))",
+def stem_doc_counts(conn: apsw.Connection, stems: set[str], *, table: str = "memories_fts") -> dict[str, int]:
+    """How many indexed rows of `table` (content or hints) contain each term (0 for terms it has never seen)."""
+    if table not in FTS_TABLES:
+        raise ValueError(f"not a memory FTS table: {table}")
+    counts = dict(conn.execute(f"SELECT term, doc FROM {table}_vocab WHERE term IN (SELECT value FROM json_each(?))",
                                (json.dumps(sorted(stems)),)))
     return {stem: int(counts.get(stem, 0)) for stem in stems}
 
