@@ -1,6 +1,6 @@
 """`python -m bench.drained_recall_bench`: recall over HTTP on a drained store of conversation turns
-(their derived facts included), as configured by default, without question halves and without bridges,
-beside the in-process floor, in one run.
+(their derived facts included), as configured by default, without question halves, without the statement
+form and without bridges, beside the in-process floor, in one run.
 
     .venv/bin/python -m bench.drained_recall_bench                 # 10,000 turns; ~6 min the first time
     .venv/bin/python -m bench.drained_recall_bench --turns 20000 --queries 500
@@ -8,12 +8,13 @@ beside the in-process floor, in one run.
 The store (bench/.data/drained-<turns>, kept for the next run): real-length turns of signet_eval.turns
 (seed 5, ten conversations, one private agent each) remembered in process, then drained through
 `signet up` (API + Dagster: extraction, decisions, graph, hints) until no job is pending. Queries: the
-first eight words of randomly chosen turns, asked as their conversation's agent, and (a third as many)
-questions naming both of a conversation's speakers ("What do Ana and Ben both say about ...?", which
-recall also asks of each name: recall/halves.py), timed apart. Three `signet serve` processes on that
-store (the default; `search.questionHalves` false; bridges off: `search.bridgeWeight` 0) are asked query
-by query in turn over keep-alive clients, then the same queries in process (query vectors cached: the
-floor).
+first eight words of randomly chosen turns, asked as their conversation's agent, and (a third as many
+of each) questions naming both of a conversation's speakers ("What do Ana and Ben both say about ...?",
+which recall also asks of each name: recall/halves.py) and yes/no questions about one speaker ("Would
+Ana enjoy ...?", which recall also asks as her statement: recall/statements.py), timed apart. Four
+`signet serve` processes on that store (the default; `search.questionHalves` false;
+`search.statementForm` false; bridges off: `search.bridgeWeight` 0) are asked query by query in turn
+over keep-alive clients, then the same queries in process (query vectors cached: the floor).
 """
 
 from __future__ import annotations
@@ -60,6 +61,10 @@ def queries(found: list[turns.Turn], seed: int, n: int) -> list[dict]:
             for t in rng.sample(found, n)]
 
 
+def _topic(t: turns.Turn) -> str:
+    return " ".join(t.text.rstrip(".!?").split()[-3:])
+
+
 def pair_questions(found: list[turns.Turn], seed: int, n: int) -> list[dict]:
     """Questions naming both speakers of a conversation, about a few words of one of its turns."""
     rng = random.Random(seed + 2)
@@ -70,10 +75,16 @@ def pair_questions(found: list[turns.Turn], seed: int, n: int) -> list[dict]:
     asked = []
     for t in rng.sample(found, n):
         first, second = speakers[t.agent_id][:2]
-        topic = " ".join(t.text.rstrip(".!?").split()[-3:])
-        asked.append({"query": f"What do {first} and {second} both say about {topic}?", "agentId": t.agent_id,
+        asked.append({"query": f"What do {first} and {second} both say about {_topic(t)}?", "agentId": t.agent_id,
                       "limit": 10})
     return asked
+
+
+def person_questions(found: list[turns.Turn], seed: int, n: int) -> list[dict]:
+    """Yes/no questions about a turn's speaker, about a few words of that turn."""
+    rng = random.Random(seed + 3)
+    return [{"query": f"Would {t.speaker} enjoy {_topic(t)}?", "agentId": t.agent_id, "limit": 10}
+            for t in rng.sample(found, n)]
 
 
 def main() -> None:
@@ -85,10 +96,12 @@ def main() -> None:
     ws = drained_store(args.turns, args.seed)
     found = turns.turns(args.turns, args.seed)
     kinds = {"turn words": queries(found, args.seed, args.queries),
-             "two names": pair_questions(found, args.seed, args.queries // 3)}
+             "two names": pair_questions(found, args.seed, args.queries // 3),
+             "one person": person_questions(found, args.seed, args.queries // 3)}
     asked = [(kind, body) for kind, bodies in kinds.items() for body in bodies]
     random.Random(args.seed).shuffle(asked)  # the kinds interleaved: neither runs on a warmer machine
     modes = {"default": {}, "no question halves": {"SIGNET_SEARCH__QUESTION_HALVES": "false"},
+             "no statement form": {"SIGNET_SEARCH__STATEMENT_FORM": "false"},
              "bridges off": {"SIGNET_SEARCH__BRIDGE_WEIGHT": "0"}}
     times: dict[tuple[str, str], list[float]] = {(f"HTTP, {m}", k): [] for m in modes for k in kinds}
     with tempfile.TemporaryDirectory() as tmp:

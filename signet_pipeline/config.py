@@ -60,6 +60,9 @@ class SearchConfig(Section):
     # A question naming two or three people or things ("both A and B") is also asked of each alone, and a
     # memory keeps its best score (recall/halves.py): a recall more per name, beside it, only for such questions.
     question_halves: bool = Field(True, validation_alias=AliasChoices("question_halves", "questionHalves"))
+    # A yes/no question about one named person is also asked as that person's own statement ("Would Ana
+    # enjoy ...?" -> "Ana: I enjoy ...", recall/statements.py): a recall more, beside it, only for such questions.
+    statement_form: bool = Field(True, validation_alias=AliasChoices("statement_form", "statementForm"))
     # A memory and its derived facts compete as one result (recall/context.py).
     collapse_derived: bool = Field(True, validation_alias=AliasChoices("collapse_derived", "collapseDerived"))
     # A derived fact counts at this share of its score: 1.0 was best on one set, 0.9 on the other;

@@ -30,6 +30,9 @@ scores), `context` (dampening and the conversation-context steps) and `final_ran
 - a question naming two or three people or things at once is also asked of each alone (recall/halves.py):
   each half's candidates are scored as the question's are (no full-text search or graph walk of their
   own: the question's covered the half's words and names), and a memory keeps its best score;
+- a yes/no question about one named person is also asked as that person's own statement
+  (recall/statements.py), scored as a half is; only a memory that speaks in the first person and does
+  not ask takes the statement's score;
 - results under min_score are dropped. `source` says which leg(s) found the memory.
 Temporal recall (a `time` object or date phrases in the query, recall/temporal.py) limits every leg
 to a time window, or answers a date-only query with a timeline.
@@ -57,6 +60,7 @@ from signet_pipeline.recall.joiners import add_replies, late_joiner, residual_sc
 from signet_pipeline.recall.rerank import rerank
 from signet_pipeline.recall.scoring import add_traversal, fuse, keyword_scorer, rank
 from signet_pipeline.recall.session_context import Ledger, transcripts_for
+from signet_pipeline.recall.statements import as_statement, says_of_oneself
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
@@ -139,9 +143,12 @@ class Scored:
     dampened: dict
     bridged: int
 
-    def absorb(self, other: Scored) -> None:
-        """Another query's candidates (a half of this one): a memory keeps its best score."""
+    def absorb(self, other: Scored, statement: bool = False) -> None:
+        """Another query's candidates (a half of this one, or its statement form): a memory keeps its best
+        score. From a statement, only what someone says of themselves (recall/statements.py)."""
         for mid, candidate in other.fused.items():
+            if statement and not says_of_oneself(other.rows[mid]["content"]):
+                continue
             if mid not in self.fused or candidate.score > self.fused[mid].score:
                 self.fused[mid] = candidate
         self.rows.update(other.rows)
@@ -254,18 +261,20 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
         if when.mode == "timeline":
             return timeline(svc, req, when, flt, limit, watch)
     split = halves(req.query) if cfg.question_halves and options.context and not req.keyword_query else []
+    statement = as_statement(req.query) \
+        if cfg.statement_form and options.context and not split and not req.keyword_query else None
     # On threads of their own (each with its reader; SQLite, BLAS and the embedder release the GIL), in
     # this request's context, while the question is scored here.
     # No graph walk either: a half's names are among the question's, whose walk (and bridges) started from
     # them all; walking again cost ~7 ms over HTTP and measured within a question of it (docs/BENCHMARKS.md).
-    asked = [svc.halves_pool.submit(contextvars.copy_context().run, _score, svc, req.model_copy(update={"query": half}),
-                                    flt, replace(options, graph=False), pool, alpha, Stopwatch(), True)
-             for half in split]
+    asked = [(svc.halves_pool.submit(contextvars.copy_context().run, _score, svc, req.model_copy(update={"query": half}),
+                                     flt, replace(options, graph=False), pool, alpha, Stopwatch(), True), half is statement)
+             for half in [*split, *([statement] if statement else [])]]
     scored = _score(svc, req, flt, options, pool, alpha, watch)
-    for half in asked:
-        scored.absorb(half.result())
+    for half, is_statement in asked:
+        scored.absorb(half.result(), statement=is_statement)
     if asked:
-        watch.lap("halves")
+        watch.lap("halves" if split else "statement")
     conn = svc.db.reader()
     if options.context and cfg.collapse_derived:
         context.one_per_family(scored.fused, scored.rows, lambda ids: mem_store.visible_ids(conn, ids, flt))
@@ -317,5 +326,6 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
                        "repeatedReturned": sum(h.already_recalled for h in hits)},
             **({"temporal": when.meta()} if when else {}),
             **({"halves": split} if split else {}),
+            **({"statement": statement} if statement else {}),
         },
     )

@@ -85,3 +85,12 @@ def infer_type(content: str) -> str:
         if pattern.search(content):
             return memory_type
     return "fact"
+
+
+def asks(text: str) -> bool:
+    """The text ends on a question, also when an emoji or a bracket follows its question mark. A loop
+    from the end, not a regex anchored there: that retried at every character of a long run of them."""
+    end = len(text)
+    while end and not (text[end - 1].isalnum() or text[end - 1] == "_"):
+        end -= 1
+    return "?" in text[end:]

@@ -32,7 +32,7 @@ from signet_pipeline.errors import ProviderError
 from signet_pipeline.providers.llm.rules_questions import questions
 from signet_pipeline.text.aspects import aspect_of, is_decision
 from signet_pipeline.text.attribution import third_person, with_dates
-from signet_pipeline.text.content import infer_type, normalize_content
+from signet_pipeline.text.content import asks, infer_type, normalize_content
 from signet_pipeline.text.contradiction import subject_words, syntactic_contradiction
 from signet_pipeline.text.entities import WORD, sentences, split_label, triples
 from signet_pipeline.text.transcripts import ROLES
@@ -52,7 +52,6 @@ _DEPENDENT = re.compile(r"^(which|who|whom|whose|as long as|as if|because|unless
                         re.IGNORECASE)
 # Said to the other side ("good to hear from you", "you'd love it"): one turn does not say who that is.
 _SECOND_PERSON = re.compile(r"\b(you|your|yours|yourself|you're|you've|you'd|you'll|ya)\b", re.IGNORECASE)
-_TRAILING = re.compile(r"[\s\W]+$")  # emoji, brackets and stray punctuation after the last word
 _MEMORY_TO_FACT_TYPE = {"preference": "preference", "decision": "decision", "rule": "procedural",
                         "learning": "semantic", "issue": "fact", "fact": "fact"}
 _PROCEDURAL = re.compile(r"^(run|use|install|call|set|add|open|restart|deploy|to \w+,?)\b|\bhow to\b", re.IGNORECASE)
@@ -77,12 +76,6 @@ def _fact_type(sentence: str) -> str:
     return _MEMORY_TO_FACT_TYPE[memory_type]
 
 
-def _asks(sentence: str) -> bool:
-    """A question, also when an emoji or a bracket follows its question mark."""
-    trailing = _TRAILING.search(sentence)
-    return trailing is not None and "?" in trailing.group()
-
-
 def _self_contained(sentence: str) -> bool:
     """False for what a reader cannot place without the conversation around it: led by a pronoun or
     a conjunction (after any lead-in), or said to "you"."""
@@ -95,7 +88,7 @@ def _self_contained(sentence: str) -> bool:
 
 def _fact(sentence: str) -> dict[str, Any] | None:
     words = WORD.findall(sentence)
-    if len(words) < MIN_WORDS or _asks(sentence) or _SMALL_TALK.match(sentence):
+    if len(words) < MIN_WORDS or asks(sentence) or _SMALL_TALK.match(sentence):
         return None
     if not subject_words(sentence):
         return None
