@@ -147,9 +147,9 @@ class Scored:
         """Another query's candidates (a half of this one, or its statement form): a memory keeps its best
         score. From a statement, only what someone says of themselves (recall/statements.py)."""
         for mid, candidate in other.fused.items():
-            if statement and not says_of_oneself(other.rows[mid]["content"]):
-                continue
-            if mid not in self.fused or candidate.score > self.fused[mid].score:
+            # The content is read only for a memory the statement would lift (most score higher as asked).
+            if (mid not in self.fused or candidate.score > self.fused[mid].score) \
+                    and not (statement and not says_of_oneself(other.rows[mid]["content"])):
                 self.fused[mid] = candidate
         self.rows.update(other.rows)
         self.raw_cosines = {**other.raw_cosines, **self.raw_cosines}

@@ -30,7 +30,7 @@ _HEDGES = frozenset("likely probably possibly perhaps really".split())
 # The person's pronouns become the first person; one that means someone else only blurs the vector a little.
 _FIRST_PERSON = {"he": "I", "she": "I", "they": "I", "him": "me", "them": "me", "his": "my", "her": "my",
                  "their": "my", "himself": "myself", "herself": "myself", "themselves": "myself"}
-_JOINERS = frozenset({"and", "&", "or"})
+_JOINERS = frozenset({"and", "&"})  # "or" anywhere: no statement
 _APOSTROPHES = ("'", "’")
 
 
@@ -52,8 +52,7 @@ def as_statement(query: str) -> str | None:
     lowered = [w.lower() for w in words]
     # "Would Ana be likely to go", "Is Ana likely to go" -> "I go"; "Is Ana to blame" keeps its "to".
     lead = 1 if not aux and lowered[0] == "be" else 0
-    if (lead or aux == "am") and lowered[lead:lead + 1] and lowered[lead] in _HEDGES \
-            and lowered[lead + 1:lead + 2] == ["to"]:
+    if (lead or aux == "am") and len(lowered) > lead + 1 and lowered[lead] in _HEDGES and lowered[lead + 1] == "to":
         aux, words = "", words[lead + 2:]
     words = [w for w in words if w.lower() not in _HEDGES]
     if not aux and words and words[0].lower() == "be":  # "Would Ana be interested" -> "I am interested"
