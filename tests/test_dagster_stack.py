@@ -256,7 +256,9 @@ def test_ctrl_c_cancels_the_drain_in_flight_and_returns_its_leases(tmp_path):
                 for i in range(60):
                     c.post("/api/memory/remember", json={"content": f"Note {i}: Alma took pottery class {i} with Bastian."})
                 assert _wait(lambda: c.get("/api/pipeline/status").json()["queues"]["extract"].get("leased"), 180, 0.5)
-                assert model.max_in_flight >= 1  # the run is in the middle of its model calls
+                # The run leases its batch before its first call reaches the model: wait for that call, so
+                # Ctrl-C lands in the middle of the model calls rather than between lease and request.
+                assert _wait(lambda: model.max_in_flight >= 1, 60, 0.2)
         finally:
             os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C in the terminal
             proc.wait(90)
