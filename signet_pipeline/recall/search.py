@@ -149,7 +149,7 @@ class Scored:
         for mid, candidate in other.fused.items():
             # The content is read only for a memory the statement would lift (most score higher as asked).
             if (mid not in self.fused or candidate.score > self.fused[mid].score) \
-                    and not (statement and not says_of_oneself(other.rows[mid]["content"])):
+                    and (not statement or says_of_oneself(other.rows[mid]["content"])):
                 self.fused[mid] = candidate
         self.rows.update(other.rows)
         self.raw_cosines = {**other.raw_cosines, **self.raw_cosines}
@@ -267,12 +267,12 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     # this request's context, while the question is scored here.
     # No graph walk either: a half's names are among the question's, whose walk (and bridges) started from
     # them all; walking again cost ~7 ms over HTTP and measured within a question of it (docs/BENCHMARKS.md).
-    asked = [(svc.halves_pool.submit(contextvars.copy_context().run, _score, svc, req.model_copy(update={"query": half}),
-                                     flt, replace(options, graph=False), pool, alpha, Stopwatch(), True), half is statement)
-             for half in [*split, *([statement] if statement else [])]]
+    asked = [svc.halves_pool.submit(contextvars.copy_context().run, _score, svc, req.model_copy(update={"query": other}),
+                                    flt, replace(options, graph=False), pool, alpha, Stopwatch(), True)
+             for other in split or ([statement] if statement else [])]
     scored = _score(svc, req, flt, options, pool, alpha, watch)
-    for half, is_statement in asked:
-        scored.absorb(half.result(), statement=is_statement)
+    for other in asked:  # the halves, or else the statement (never both)
+        scored.absorb(other.result(), statement=statement is not None)
     if asked:
         watch.lap("halves" if split else "statement")
     conn = svc.db.reader()
