@@ -20,6 +20,7 @@ from signet_api.app import create_app
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.stages.session_summary import run_session_jobs
 from signet_pipeline.store.queue import JobQueue
+from signet_pipeline.text.transcripts import conversation
 from tests.conftest import remember
 from tests.test_concurrency import LiveServer
 
@@ -94,7 +95,7 @@ def test_checkpoint_extract_keeps_the_transcript_and_queues_only_what_is_new(cli
     (second,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     assert second.turns == 4  # the four new turns only
     stored = svc.db.reader().execute("SELECT content, project FROM session_transcripts WHERE session_key = 'oc1'")
-    assert list(stored) == [(_jsonl(*TURNS), "/repo")]
+    assert list(stored) == [(conversation(_jsonl(*TURNS)), "/repo")]
     digests = svc.db.reader().execute("SELECT trigger FROM session_checkpoints WHERE session_key = 'oc1'")
     assert {row[0] for row in digests} == {"explicit"}
 

@@ -19,7 +19,7 @@ from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.stages.session_summary import parse_statements, run_session_jobs
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.queue import EXTRACT, SESSION_SUMMARY, JobQueue
-from signet_pipeline.text.transcripts import Turn, turns, windows
+from signet_pipeline.text.transcripts import Turn, compaction_summary, conversation, newest, turns, windows
 from tests.conftest import recall
 from tests.fakes import FakeServer
 
@@ -120,7 +120,9 @@ def test_session_end_queues_one_summary_and_the_job_writes_memories(client, svc)
                                  "I prefer blue-green deploys over rolling updates. "
                                  "We decided to pin the chart version to 4.2.")
     hit = recall(client, "blue-green deploys", expand=True)["results"][0]
-    assert hit["id"] == memory["id"] and hit["transcript"] == CLAUDE_CODE
+    # kept as its conversation: the turns, not the harness's records
+    assert hit["id"] == memory["id"] and hit["transcript"] == conversation(CLAUDE_CODE)
+    assert hit["transcript"].startswith("User: We deploy the billing service") and "tool_use" not in hit["transcript"]
     # The summary enters extraction like any other memory.
     assert job_store.counts_by_type(svc.db.reader())[EXTRACT].get("pending", 0) >= 1
 
@@ -296,3 +298,28 @@ def test_transcript_ownership_and_job_status_stay_with_the_agent(client, svc):
     job = f"/api/memory/jobs/{mine['jobId']}"
     assert client.get(job, params={"agentId": "ana"}).status_code == 200
     assert client.get(job, params={"agentId": "bob"}).json()["error"]["code"] == "not_found"
+
+
+def test_a_transcript_is_kept_as_its_conversation():
+    rollout = "\n".join(json.dumps(e) for e in [
+        {"type": "session_meta", "payload": {"id": "x", "cwd": "/repo"}},
+        {"type": "response_item", "payload": {"type": "message", "role": "developer", "content": [
+            {"type": "input_text", "text": "<permissions instructions>sandboxed</permissions instructions>"}]}},
+        {"type": "response_item", "payload": {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "<environment_context><cwd>/repo</cwd></environment_context>"}]}},
+        {"type": "event_msg", "payload": {"type": "user_message", "message": "Rotate the VPN keys monthly."}},
+        {"type": "response_item", "payload": {"type": "message", "role": "user", "content": [
+            {"type": "input_text", "text": "Rotate the VPN keys monthly."}]}},
+        {"type": "response_item", "payload": {"type": "function_call", "name": "shell", "arguments": "{}"}},
+        {"type": "response_item", "payload": {"type": "message", "role": "assistant", "content": [
+            {"type": "output_text", "text": "Noted: monthly."}]}},
+        {"type": "compacted", "payload": {"message": "The user rotates VPN keys monthly."}},
+    ])
+    assert conversation(rollout) == "User: Rotate the VPN keys monthly.\n\nAssistant: Noted: monthly."
+    assert compaction_summary(rollout) == "The user rotates VPN keys monthly."
+    assert compaction_summary(CLAUDE_CODE) is None
+    for kept_as_is in ("user: plain text stays text", '{"type": "other"}\n{"type": "unknown"}', ""):
+        assert conversation(kept_as_is) == kept_as_is
+    long = "\n\n".join(f"User: turn {i}" for i in range(100))
+    assert newest(long, 43) == newest(long, 50) == "User: turn 97\n\nUser: turn 98\n\nUser: turn 99"
+    assert newest(long, 42) == "User: turn 98\n\nUser: turn 99" and newest("abc", 2) == "bc"

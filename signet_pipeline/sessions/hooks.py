@@ -43,6 +43,7 @@ from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.store.queue import SESSION_SUMMARY
 from signet_pipeline.text.content import tags_text
+from signet_pipeline.text.transcripts import conversation
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import ensure_writable
 
@@ -281,12 +282,13 @@ def session_start(svc: MemoryService, req: SessionStartRequest, *, record: bool 
 
 
 def read_transcript(req: SessionEndRequest, settings: Settings, *, read_files: bool) -> str | None:
-    """The transcript sent inline, else the file at transcriptPath: read only for a trusted local
-    caller (a remote one could name any file on this machine), only under hooks.transcriptRoots,
-    with a transcript's suffix, through the connectors' safe reader (a regular file, no link
-    followed) and up to limits.maxTranscriptChars bytes. A refused path keeps no transcript."""
+    """The conversation (a harness's JSON lines as its turns: text/transcripts.py) of the transcript
+    sent inline, else of the file at transcriptPath: read only for a trusted local caller (a remote
+    one could name any file on this machine), only under hooks.transcriptRoots, with a transcript's
+    suffix, through the connectors' safe reader (a regular file, no link followed) and up to
+    limits.maxTranscriptChars bytes. A refused path keeps no transcript."""
     if req.transcript and req.transcript.strip():
-        return req.transcript
+        return conversation(req.transcript)
     if not req.transcript_path or not read_files:
         return None
     path = Path(req.transcript_path).expanduser()
@@ -299,7 +301,8 @@ def read_transcript(req: SessionEndRequest, settings: Settings, *, read_files: b
     except (FileRefused, OSError) as exc:
         log.warning("session-end: transcriptPath %s not read: %s", path, exc)
         return None
-    return data.decode("utf-8", errors="replace") or None
+    text = data.decode("utf-8", errors="replace")
+    return conversation(text) if text.strip() else None
 
 
 def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool = False) -> SessionEndResult:

@@ -21,7 +21,8 @@ TEXT_PARTS = {"text", "input_text", "output_text"}
 MAX_TURN_CHARS = 4000  # a pasted log or file says little per character; its head is kept
 # Blocks harnesses wrap around user turns that are not the user speaking.
 WRAPPER_TAGS = ("system-reminder", "environment_context", "user_instructions", "command-name", "command-message",
-                "command-args", "local-command-stdout", "local-command-stderr", "ide_selection", "ide_opened_file")
+                "command-args", "local-command-stdout", "local-command-stderr", "local-command-caveat", "ide_selection",
+                "ide_opened_file")
 _BLANK_LINES = re.compile(r"\n{3,}")
 
 
@@ -41,9 +42,9 @@ def _text(content: Any) -> str:
     return ""
 
 
-def _turn(event: Any) -> Turn | None:
+def _turn(event: Any, max_chars: int | None = MAX_TURN_CHARS) -> Turn | None:
     """One message event in any of the shapes harnesses write, or None for everything else."""
-    if not isinstance(event, dict):
+    if not isinstance(event, dict) or event.get("isMeta"):  # Claude Code's own notes in the user's place
         return None
     for key in ("message", "payload"):  # Claude Code: {"type", "message"}; Codex: {"type", "payload"}
         if isinstance(event.get(key), dict):
@@ -55,8 +56,8 @@ def _turn(event: Any) -> Turn | None:
     text = _BLANK_LINES.sub("\n\n", _strip_wrappers(_text(event.get("content", event.get("text"))))).strip()
     if not text:
         return None
-    if len(text) > MAX_TURN_CHARS:
-        text = text[:MAX_TURN_CHARS].rstrip() + " [...]"
+    if max_chars is not None and len(text) > max_chars:
+        text = text[:max_chars].rstrip() + " [...]"
     return Turn(role, text)
 
 
@@ -105,6 +106,42 @@ def turns(raw: str) -> list[Turn]:
         text = raw.strip()
         return [Turn("", text)] if text else []
     return [t for t in (_turn(e) for e in events) if t is not None]
+
+
+def conversation(raw: str) -> str:
+    """What a session kept says: a harness's transcript (JSON lines or an array of messages) as
+    its conversation, each turn whole as "User: ..." / "Assistant: ..." between blank lines.
+    A text transcript, or one with no message this module can read, comes back as it was."""
+    events = _events(raw)
+    said = [t for t in (_turn(e, None) for e in events or []) if t is not None]
+    return "\n\n".join(render(t) for t in said) if said else raw
+
+
+def newest(text: str, max_chars: int) -> str:
+    """The end of a conversation within `max_chars`, from a paragraph's start when one is in reach."""
+    if len(text) <= max_chars:
+        return text
+    start = len(text) - max_chars
+    tail = text[start:]
+    if text[start - 2:start] == "\n\n":  # the cut falls on a paragraph's start
+        return tail
+    cut = tail.find("\n\n")
+    return tail[cut + 2:] if cut >= 0 else tail
+
+
+def compaction_summary(raw: str) -> str | None:
+    """The summary a harness wrote at its newest compaction: Codex's `compacted` record, or Claude
+    Code's compact-summary message (the session's new first turn)."""
+    for event in reversed(_events(raw) or []):
+        if event.get("type") == "compacted" and isinstance(event.get("payload"), dict):
+            text = event["payload"].get("message")
+        elif event.get("isCompactSummary") and isinstance(event.get("message"), dict):
+            text = _text(event["message"].get("content"))
+        else:
+            continue
+        if isinstance(text, str) and text.strip():
+            return text.strip()
+    return None
 
 
 _PARAGRAPHS = re.compile(r"\n[ \t]*\n")
