@@ -70,6 +70,41 @@ def test_initialize_negotiates_the_version_and_tools_list_describes_every_tool(c
     assert store["properties"]["content"]["maxLength"] == 100_000 and store["properties"]["type"]["pattern"]
 
 
+# What Anthropic, OpenAI (and Azure OpenAI) and Gemini take as a tool's input schema: an object at
+# the top with no combinator there (Anthropic answers 400 for the whole request otherwise, so every
+# tool breaks, not one), and no reference or conditional keyword anywhere (Gemini's subset has none).
+TOP_LEVEL = {"type", "properties", "required", "additionalProperties", "description"}
+NOWHERE = {"$ref", "$defs", "definitions", "allOf", "oneOf", "not", "if", "then", "else", "const",
+           "dependentRequired", "dependentSchemas", "patternProperties"}
+
+
+def _keywords(schema) -> set[str]:
+    if isinstance(schema, list):
+        return set().union(*(_keywords(s) for s in schema)) if schema else set()
+    if not isinstance(schema, dict):
+        return set()
+    found = set(schema) - {"properties"}
+    for name, value in schema.items():
+        found |= set().union(*(_keywords(p) for p in value.values())) if name == "properties" else _keywords(value)
+    return found
+
+
+def test_every_tool_schema_is_one_the_model_apis_accept(client):
+    tools = rpc(client, "tools/list")["result"]["tools"]
+    for tool in tools:
+        schema = tool["inputSchema"]
+        assert schema["type"] == "object" and set(schema) <= TOP_LEVEL, (tool["name"], set(schema) - TOP_LEVEL)
+        assert not _keywords(schema) & NOWHERE, (tool["name"], _keywords(schema) & NOWHERE)
+    store = next(t for t in tools if t["name"] == "memory_store")["inputSchema"]
+    entities = store["properties"]["structured"]["properties"]["entities"]  # the nested model, written out
+    assert entities["items"]["properties"]["source"]["type"] == "string"
+    # memory_feedback's rules across fields are checked when it is called
+    for arguments, missing in (({"memory_id": "m1"}, "feedback_type"),
+                               ({"memory_id": "m1", "feedback_type": "correction"}, "correction_text")):
+        error = rpc(client, "tools/call", {"name": "memory_feedback", "arguments": arguments})["error"]
+        assert error["code"] == -32602 and missing in json.dumps(error), error
+
+
 def test_memory_tools_round_trip(client, svc):
     saved = ok(client, "memory_store", {"content": "The Atlas deploy runs every Friday at 16:00", "tags": ["ops"],
                                         "importance": 0.7})

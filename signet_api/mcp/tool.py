@@ -45,7 +45,11 @@ class Tool:
     read_only: bool
 
     def input_schema(self) -> dict[str, Any]:
-        schema = _clean(self.args.model_json_schema(by_alias=True))
+        """A plain object schema every model API takes for a tool (Anthropic, OpenAI, Gemini refuse a
+        top-level oneOf / allOf / anyOf, and Gemini's subset has no $ref): rules across fields are
+        checked when the tool is called, and nested models are written out in place."""
+        raw = self.args.model_json_schema(by_alias=True)
+        schema = _clean(_inline(raw, raw.pop("$defs", {})))
         schema.pop("description", None)  # the model's docstring is for us; the tool's description is for the agent
         return schema
 
@@ -64,6 +68,19 @@ class Tool:
         if self.method in ("GET", "DELETE"):
             return ApiRequest(self.method, path, params=values or None)
         return ApiRequest(self.method, path, json=values)
+
+
+def _inline(schema: Any, defs: dict[str, Any]) -> Any:
+    """`schema` with each {"$ref": "#/$defs/Name"} replaced by that definition (tool arguments nest,
+    never recurse)."""
+    if isinstance(schema, list):
+        return [_inline(item, defs) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    if "$ref" in schema:
+        target = defs[schema["$ref"].rsplit("/", 1)[-1]]
+        return _inline({**target, **{k: v for k, v in schema.items() if k != "$ref"}}, defs)
+    return {k: _inline(v, defs) for k, v in schema.items()}
 
 
 def _clean(schema: Any) -> Any:

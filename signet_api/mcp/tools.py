@@ -90,9 +90,11 @@ class ForgetArgs(Args):
 
 
 class FeedbackArgs(FeedbackRequest):
-    """The REST request itself, strict about unknown arguments like the other tools."""
+    """The REST request itself, strict about unknown arguments like the other tools. Its two shapes
+    are checked when the tool is called (FeedbackRequest's validator), not written as the REST
+    schema's top-level oneOf / if-then, which model APIs refuse for a tool."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=None)
 
 
 TOOLS: dict[str, Tool] = {t.name: t for t in (
