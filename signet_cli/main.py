@@ -1,22 +1,25 @@
 """`signet serve` runs the API; `signet up` runs the API plus Dagster (webserver + daemon); `signet mcp`
-serves the MCP tools on stdio against a running API."""
+serves the MCP tools on stdio against a running API; `signet hook` and `signet connect` wire an agent
+harness to it. Commands import what they need when they run: `signet hook` starts on every prompt."""
 
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import sys
-from pathlib import Path
 
-from signet_cli import client_commands
-from signet_pipeline import __version__
-from signet_pipeline.config import load_settings
-from signet_pipeline.errors import ConfigError, SnapshotError
-from signet_pipeline.telemetry.logs import configure_logging
+
+def _settings(workspace: str | None):
+    from signet_pipeline.config import load_settings
+
+    return load_settings(workspace)
 
 
 def _check_bind(settings, host: str) -> None:
     """Auth mode local trusts every caller, so it serves this machine only."""
+    import ipaddress
+
+    from signet_pipeline.errors import ConfigError
+
     try:
         loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
@@ -32,7 +35,7 @@ def _serve(args: argparse.Namespace) -> int:
     from signet_api.app import create_app
 
     overrides = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
-    settings = load_settings(args.workspace)
+    settings = _settings(args.workspace)
     if overrides:
         settings.server = settings.server.model_copy(update=overrides)
     _check_bind(settings, settings.server.host)
@@ -44,7 +47,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _up(args: argparse.Namespace) -> int:
     from signet_cli.supervisor import run_stack
 
-    settings = load_settings(args.workspace)
+    settings = _settings(args.workspace)
     _check_bind(settings, args.host or settings.server.host)
     return run_stack(settings, api_port=args.port or settings.server.port, dagster_port=args.dagster_port,
                      host=args.host or settings.server.host, log_level=args.log_level)
@@ -76,7 +79,7 @@ def _export(args: argparse.Namespace) -> int:
     from signet_cli.progress import ProgressBar
     from signet_pipeline.snapshots.export import export_snapshot
 
-    db = _open_store(load_settings(args.workspace))
+    db = _open_store(_settings(args.workspace))
     try:
         manifest = export_snapshot(db, args.path, fmt=args.format, agent=args.agent, progress=ProgressBar())
     finally:
@@ -90,7 +93,7 @@ def _import(args: argparse.Namespace) -> int:
     from signet_cli.progress import ProgressBar
     from signet_pipeline.snapshots.restore import import_snapshot, store_embedding
 
-    settings = load_settings(args.workspace)
+    settings = _settings(args.workspace)
     db = _open_store(settings)
     try:
         report = import_snapshot(db, args.path, embedding=store_embedding(db, settings.embedding), agent=args.agent,
@@ -112,7 +115,7 @@ def _import(args: argparse.Namespace) -> int:
 def _dagster(args: argparse.Namespace) -> int:
     from signet_cli import dagster_instance
 
-    return dagster_instance.main(load_settings(args.workspace), args.action)
+    return dagster_instance.main(_settings(args.workspace), args.action)
 
 
 def _mcp(args: argparse.Namespace) -> int:
@@ -124,7 +127,7 @@ def _mcp(args: argparse.Namespace) -> int:
 def _token_create(args: argparse.Namespace) -> int:
     from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
 
-    settings = load_settings(args.workspace)
+    settings = _settings(args.workspace)
     days = args.ttl if args.ttl is not None else settings.auth.default_token_ttl_days
     scope = TokenScope(agent=args.agent, project=args.project)
     token, _ = issue(load_or_create_secret(settings.auth_secret_path), sub=args.sub, role=args.role, scope=scope,
@@ -134,6 +137,10 @@ def _token_create(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from pathlib import Path
+
+    from signet_pipeline import __version__
+
     parser = argparse.ArgumentParser(prog="signet", description="Signet memory service")
     parser.add_argument("--version", action="version", version=f"signet {__version__}")
     parser.add_argument("--workspace", help="workspace directory (default: $SIGNET_WORKSPACE or ~/.agents)")
@@ -186,7 +193,12 @@ def build_parser() -> argparse.ArgumentParser:
                               "service's writes never wait on the import)")
     restore.set_defaults(func=_import)
 
+    from signet_cli import client_commands
+    from signet_cli.harness import connect, hook
+
     client_commands.add_parsers(sub)
+    hook.add_parser(sub)
+    connect.add_parsers(sub)
 
     evaluate = sub.add_parser("eval", help="retrieval evaluation")
     datasets = evaluate.add_subparsers(dest="dataset", required=True)
@@ -206,6 +218,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["hook"]:  # the harness waits on it: no settings, logging or parser of the rest
+        from signet_cli.harness import hook
+
+        return hook.main(argv[1:])
+    from signet_pipeline.errors import ConfigError, SnapshotError
+    from signet_pipeline.telemetry.logs import configure_logging
+
     args = build_parser().parse_args(argv)
     configure_logging(args.log_level)
     try:
