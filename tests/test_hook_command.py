@@ -17,8 +17,11 @@ from pathlib import Path
 import pytest
 
 from signet_api.app import create_app
+from signet_cli.harness.hook import fit
 from signet_cli.harness.http_post import HttpError, _parse, split_url
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.store import sessions as sessions_store
+from signet_pipeline.write.remember import remember_many
 from tests.conftest import remember
 from tests.test_concurrency import LiveServer
 
@@ -214,3 +217,25 @@ def test_a_slow_answer_in_pieces_is_read_whole():
         threading.Thread(target=serve, daemon=True).start()
         done, _ = hook(f"http://127.0.0.1:{port}", "user-prompt-submit", "pi", {"session_id": "k", "prompt": "a b"})
     assert done.stdout.decode().strip() == "[signet memory]\n- piecewise"
+
+
+def test_session_start_fits_what_the_harness_shows_whole(api, client, svc):
+    """Claude Code and Codex show a hook's context whole up to 10,000 characters (a 2 KB preview and a
+    file path beyond): the hook asks for an inject composed to fit."""
+    remember_many(svc, [RememberRequest(content=f"Runbook step {i}: drain node {i} of the blue pool before patching "
+                                                f"its kernel, then wait for the health checks") for i in range(300)],
+                  pipeline_jobs=False)
+    whole = client.post("/api/hooks/session-start", json={"harness": "pi", "sessionKey": "w1"}).json()["inject"]
+    assert len(whole) > 20_000
+    sized = client.post("/api/hooks/session-start", json={"harness": "pi", "sessionKey": "w2",
+                                                           "budgetChars": 10_000}).json()["inject"]
+    assert len(sized) <= 10_000 and sized.startswith("[signet active]") and "Runbook step" in sized
+    for harness in ("claude-code", "codex"):
+        done, _ = hook(api.url, "session-start", harness, {"session_id": f"w-{harness}"})
+        context = json.loads(done.stdout)["hookSpecificOutput"]["additionalContext"]
+        assert len(context.encode()) <= 10_000 and "Runbook step" in context
+
+
+def test_fit_cuts_after_a_whole_line():
+    text = "line one\nline two\nline three"
+    assert fit(text, 100) == text and fit(text, 20) == "line one\nline two" and fit("é" * 10, 7, count_bytes=True) == "ééé"

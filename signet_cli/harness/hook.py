@@ -75,6 +75,8 @@ def _session(payload: Payload, args: argparse.Namespace) -> Payload:
 
 def _session_start(payload: Payload, args: argparse.Namespace) -> Payload:
     body = _session(payload, args)
+    if args.harness in CONTEXT_LIMIT:  # composed to fit what the harness shows whole
+        body["budgetChars"] = CONTEXT_LIMIT[args.harness]
     source = _first(payload, "source")  # startup | resume | clear | compact
     # Claude Code names a subagent's own id agent_id: the harness's agent, not a Signet agent.
     harness_agent = _first(payload, "agent_id", "agent_type")
@@ -140,6 +142,10 @@ EVENTS: dict[str, Event] = {
     "session-end": Event("/api/hooks/session-end", 25.0, _session_end),
 }
 JSON_OUTPUT_HARNESSES = frozenset({"claude-code", "codex"})  # both read hookSpecificOutput.additionalContext
+# A hook's context longer than this reaches the model as a 2 KB preview and a file path: Claude Code
+# 2.1 keeps 10,000 characters, Codex 2,500 tokens counted as 4 bytes each (measured and read:
+# docs/connect.md). Session-start asks for an inject that fits; any context is cut to fit.
+CONTEXT_LIMIT = {"claude-code": 10_000, "codex": 10_000}
 
 
 def output(event: Event, harness: str, answer: Any) -> str | None:
@@ -154,8 +160,19 @@ def output(event: Event, harness: str, answer: Any) -> str | None:
         return None
     if harness not in JSON_OUTPUT_HARNESSES:
         return inject
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event.context_name, "additionalContext": inject}},
+    context = fit(inject, CONTEXT_LIMIT[harness], count_bytes=harness == "codex")
+    return json.dumps({"hookSpecificOutput": {"hookEventName": event.context_name, "additionalContext": context}},
                       ensure_ascii=False)
+
+
+def fit(text: str, limit: int, *, count_bytes: bool = False) -> str:
+    """`text` within `limit` characters (or UTF-8 bytes), cut after its last whole line that fits."""
+    size = len(text.encode("utf-8")) if count_bytes else len(text)
+    if size <= limit:
+        return text
+    head = text.encode("utf-8")[:limit].decode("utf-8", errors="ignore") if count_bytes else text[:limit]
+    line_end = head.rfind("\n")
+    return head[:line_end] if line_end > 0 else head
 
 
 def read_payload(stdin: Any) -> Payload:

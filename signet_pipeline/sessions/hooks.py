@@ -91,6 +91,10 @@ class SessionStartRequest(_HookRequest):
     harness_agent_id: str | None = _alias("harnessAgentId", "harness_agent_id")
     parent_session_key: str | None = _alias("parentSessionKey", "parent_session_key")
     source: str | None = None
+    # What the harness shows the model whole (Claude Code and Codex keep 10,000 characters of a hook's
+    # context and put the rest in a file): the inject is composed to fit, within the setting.
+    budget_chars: int | None = Field(None, ge=200, le=200_000,
+                                     validation_alias=AliasChoices("budgetChars", "budget_chars"))
 
 
 class SessionEndRequest(_HookRequest):
@@ -263,7 +267,8 @@ def session_start(svc: MemoryService, req: SessionStartRequest, *, record: bool 
     working = working_memory(svc, req)
     if working:
         files.append((*working, identity.WORKING_MEMORY_CHARS))
-    inject, injected = inject_text.compose(hooks.session_start_budget_chars, now=datetime.now().astimezone(),
+    budget = min(hooks.session_start_budget_chars, req.budget_chars or hooks.session_start_budget_chars)
+    inject, injected = inject_text.compose(budget, now=datetime.now().astimezone(),
                                            files=files, memories=memories, constraints=constraints)
     if req.session_key and record:
         now = now_iso()
