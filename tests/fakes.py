@@ -7,7 +7,14 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Callable
 
-Handler = Callable[[str, dict], tuple[int, object]]  # (path, json body) -> (status, json or raw str)
+Handler = Callable[[str, dict], tuple[int, object]]  # (path, json body) -> (status, json, raw str or EventStream)
+
+
+class EventStream(list):
+    """A server-sent event stream answer: (event name, JSON data) pairs."""
+
+    def encode(self) -> bytes:
+        return "".join(f"event: {name}\ndata: {json.dumps(data)}\n\n" for name, data in self).encode()
 
 
 class FakeServer:
@@ -20,10 +27,11 @@ class FakeServer:
                 pass
 
             def _reply(self, status: int, payload: object) -> None:
-                body = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
+                stream = isinstance(payload, EventStream)
+                body = payload.encode() if isinstance(payload, str | EventStream) else json.dumps(payload).encode()
                 try:
                     self.send_response(status)
-                    self.send_header("content-type", "application/json")
+                    self.send_header("content-type", "text/event-stream" if stream else "application/json")
                     self.send_header("content-length", str(len(body)))
                     self.end_headers()
                     self.wfile.write(body)
@@ -113,3 +121,36 @@ class RulesModel:
             return 200, {"choices": [{"message": {"role": "assistant", "content": content}}]}
 
         return reply
+
+
+def anthropic_message(text: str | None = None, tool: tuple[str, dict] | None = None) -> EventStream:
+    """One assistant turn as the Anthropic Messages API streams it: text, or one tool call."""
+    block = ({"type": "text", "text": ""} if tool is None else
+             {"type": "tool_use", "id": "toolu_01", "name": tool[0], "input": {}})
+    delta = ({"type": "text_delta", "text": text or ""} if tool is None else
+             {"type": "input_json_delta", "partial_json": json.dumps(tool[1])})
+    return EventStream([
+        ("message_start", {"type": "message_start", "message": {
+            "id": "msg_01", "type": "message", "role": "assistant", "model": "claude-test", "content": [],
+            "stop_reason": None, "stop_sequence": None, "usage": {"input_tokens": 10, "output_tokens": 1}}}),
+        ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": block}),
+        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
+        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+        ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn" if tool is None else "tool_use",
+                                                               "stop_sequence": None}, "usage": {"output_tokens": 5}}),
+        ("message_stop", {"type": "message_stop"})])
+
+
+def responses_message(text: str) -> EventStream:
+    """One assistant message as the OpenAI Responses API streams it (what Codex reads)."""
+    item = {"type": "message", "id": "msg_01", "role": "assistant", "status": "completed",
+            "content": [{"type": "output_text", "text": text, "annotations": []}]}
+    usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": 5,
+             "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
+    events = [
+        {"type": "response.created", "response": {"id": "resp_01", "status": "in_progress", "output": []}},
+        {"type": "response.output_item.added", "output_index": 0, "item": {**item, "status": "in_progress", "content": []}},
+        {"type": "response.output_text.delta", "item_id": "msg_01", "output_index": 0, "content_index": 0, "delta": text},
+        {"type": "response.output_item.done", "output_index": 0, "item": item},
+        {"type": "response.completed", "response": {"id": "resp_01", "status": "completed", "output": [], "usage": usage}}]
+    return EventStream((event["type"], event) for event in events)
