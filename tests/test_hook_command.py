@@ -171,6 +171,12 @@ def test_bad_stdin_and_the_no_hooks_guard_never_fail(api):
     assert bad.returncode == 0 and b"not JSON" in bad.stderr
     off, _ = hook(api.url, "session-start", "claude-code", {"session_id": "k"}, env={"SIGNET_NO_HOOKS": "1"})
     assert off.returncode == 0 and off.stdout == b"" and off.stderr == b""
+    # argparse's exit 2 is what Claude Code reads as "block this prompt": a wrong command is a line, exit 0
+    wrong, _ = hook(api.url, "no-such-event", "claude-code", {"session_id": "k"})
+    assert wrong.returncode == 0 and wrong.stdout == b"" and b"hook not run" in wrong.stderr
+    legacy, _ = hook(api.url, "user-prompt-submit", "codex", {"session_id": "k9", "prompt": "where is the spare key"},
+                     "--codex-json")  # the reference CLI's flag, in hooks it wrote
+    assert legacy.returncode == 0 and MEMORY in legacy.stdout.decode() and legacy.stderr == b""
 
 
 def test_the_hook_process_imports_no_heavy_library(api):

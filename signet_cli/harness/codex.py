@@ -62,31 +62,31 @@ def plan(wiring: Wiring, connect: bool) -> list[Edit]:
     ours = {name: hook_entries.group(wiring, event, HARNESS) for name, event in EVENTS.items()}
     new = hook_entries.merge(old, ours) if connect else hook_entries.strip(old)
     edits = [json_edit(hooks_path, before, with_entry(hooks_file, "hooks", new), hooks_file)]
+    stale, moved, trusted = _trust(str(hooks_path.resolve()), old, new)
+    server: dict[TablePath, dict[str, Any]] = {}
+    if connect:
+        server[SERVER] = {"command": str(wiring.signet_mcp), "args": []}
+        if wiring.mcp_env():
+            server[(*SERVER, "env")] = wiring.mcp_env()
+    if servers_path == trust_path:
+        return [*edits, _toml_edit(trust_path, stale | {SERVER}, moved, {**trusted, **server})]
+    return [*edits, _toml_edit(servers_path, {SERVER}, {}, server), _toml_edit(trust_path, stale, moved, trusted)]
 
-    source = str(hooks_path.resolve())
-    trust_key = lambda event, g, h: ("hooks", "state", f"{source}:{label(event)}:{g}:{h}")  # noqa: E731
-    stale = {trust_key(e, g, h) for e, at in hook_entries.positions(old, mine=True).items() for g, h in at}
+
+def _trust(source: str, old: dict[str, list[Any]], new: dict[str, list[Any]]) -> tuple[
+        set[TablePath], dict[TablePath, TablePath], dict[TablePath, dict[str, Any]]]:
+    """(the trust entries of our old hooks, the person's entries that move with their hooks, ours
+    for the new hooks). Codex keys a hook's trust by its position in hooks.json."""
+    def key(event: str, g: int, h: int) -> TablePath:
+        return ("hooks", "state", f"{source}:{label(event)}:{g}:{h}")
+
+    stale = {key(e, g, h) for e, at in hook_entries.positions(old, mine=True).items() for g, h in at}
     # The person's own hooks move up when one of ours before them goes: their trust moves with them.
     theirs_old, theirs_new = hook_entries.positions(old, mine=False), hook_entries.positions(new, mine=False)
-    rename = {trust_key(e, *a): trust_key(e, *b) for e in theirs_old for a, b in zip(theirs_old[e], theirs_new[e])
-              if a != b}
-    trusted = {trust_key(e, g, h): trusted_hash(e, new[e][g], new[e][g]["hooks"][h])
+    moved = {key(e, *a): key(e, *b) for e in theirs_old for a, b in zip(theirs_old[e], theirs_new[e]) if a != b}
+    trusted = {key(e, g, h): {"enabled": True, "trusted_hash": trusted_hash(e, new[e][g], new[e][g]["hooks"][h])}
                for e, at in hook_entries.positions(new, mine=True).items() for g, h in at}
-    tables = {path: {"enabled": True, "trusted_hash": digest} for path, digest in trusted.items()}
-    server = {"command": str(wiring.signet_mcp), "args": []}
-    if connect:
-        tables[SERVER] = server
-        if wiring.mcp_env():
-            tables[(*SERVER, "env")] = wiring.mcp_env()
-    files = {trust_path: (stale, rename, {p: t for p, t in tables.items() if p[0] == "hooks"})}
-    servers_tables = {p: t for p, t in tables.items() if p[0] != "hooks"}
-    if servers_path == trust_path:
-        files[trust_path][2].update(servers_tables)
-    else:
-        files[servers_path] = (set(), {}, servers_tables)
-    for path, (drop, moved, add) in files.items():
-        edits.append(_toml_edit(path, drop | ({SERVER} if path == servers_path else set()), moved, add))
-    return edits
+    return stale, moved, trusted
 
 
 def _toml_edit(path: Path, drop: set[TablePath], rename: dict[TablePath, TablePath],
@@ -96,8 +96,8 @@ def _toml_edit(path: Path, drop: set[TablePath], rename: dict[TablePath, TablePa
     expected = _expected(parsed, drop | set(add), rename, add)
     if _solid(expected) == _solid(parsed):
         return Edit(path, before, before)
-    dropped = lambda p: any(p[:len(d)] == d for d in drop | set(add))  # noqa: E731
-    after = toml_tables.edit(before or "", dropped, rename,
+    gone = drop | set(add)  # ours are written anew, at the end
+    after = toml_tables.edit(before or "", lambda p: any(p[:len(d)] == d for d in gone), rename,
                              [toml_tables.table(p, values, NOTE if p == SERVER else None) for p, values in add.items()])
     toml_tables.check(path, after, _solid(expected), _solid)
     return Edit(path, before, after)

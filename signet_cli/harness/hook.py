@@ -214,6 +214,8 @@ def run(args: argparse.Namespace, stdin: Any = sys.stdin, stdout: Any = sys.stdo
         return _skipped(args.event, f"the API at {url} is not reachable ({exc.__class__.__name__}: {exc})")
     except Refused as exc:
         return _skipped(args.event, str(exc))
+    except Exception as exc:  # a hook never fails the agent, not even on a bug of ours: said, not raised
+        return _skipped(args.event, f"{exc.__class__.__name__}: {exc}")
     finally:
         if timer:
             signal.setitimer(signal.ITIMER_REAL, 0)
@@ -245,9 +247,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--project", help="the project (default: the payload's cwd)")
     parser.add_argument("--summary", help="compaction-complete: the summary (default: from the payload or transcript)")
     parser.add_argument("--timeout", type=float, help="seconds for the whole hook (default: per event, 4-25 s)")
+    # The reference CLI's flags, in hook commands it wrote: Codex's JSON is our form anyway.
+    parser.add_argument("--codex-json", action="store_true", help=argparse.SUPPRESS)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise ValueError(message)
 
 
 def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="signet hook")
+    """A wrong hook command must not hurt the agent either: argparse's exit status 2 is the one
+    Claude Code reads as "block this prompt", so a bad argument is one line on stderr and exit 0."""
+    parser = _Parser(prog="signet hook")
     configure(parser)
-    return run(parser.parse_args(argv))
+    try:
+        args, unknown = parser.parse_known_args(argv)
+    except ValueError as exc:
+        print(f"signet: hook not run: {exc} (signet hook --help)", file=sys.stderr)
+        return 0
+    if unknown:
+        print(f"signet: hook {args.event}: ignored {' '.join(unknown)}", file=sys.stderr)
+    return run(args)
