@@ -42,7 +42,10 @@ def post(url: str, route: str, body: dict[str, Any], headers: dict[str, str], ti
     """POST `body` as JSON to url + route; the answer's JSON. Refused for a 4xx/5xx (with the API's
     error code), HttpError for what is not an HTTP answer, OSError for the network."""
     scheme, host, port, prefix = split_url(url)
-    data = json.dumps(body).encode("utf-8")
+    try:  # UTF-8, not \u escapes: a transcript in another script would be twice the bytes
+        data = json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate the harness sent: escaped, as JSON allows
+        data = json.dumps(body).encode("ascii")
     head = [f"POST {prefix}{route} HTTP/1.1", f"Host: {host}:{port}", "Content-Type: application/json",
             f"Content-Length: {len(data)}", "Connection: close", "Accept: application/json",
             *(f"{name}: {value}" for name, value in headers.items())]
