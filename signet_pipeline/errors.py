@@ -55,6 +55,14 @@ class MutationRejected(SignetError):
     status = 409
 
 
+class SessionTaken(SignetError):
+    """A session key another agent's session holds: its transcript, its end and its feedback are
+    that agent's (use a key of your own)."""
+
+    code = "session_taken"
+    status = 409
+
+
 class StoreError(SignetError):
     code = "store_error"
     status = 500

@@ -131,7 +131,7 @@ def test_checkpoint_extract_refusals_and_no_ops(client, make_service):
          transcript=_jsonl(*TURNS))
     theirs = hook(client, "session-checkpoint-extract", harness="openclaw", sessionKey="ana-1", agentId="bob",
                   transcript=_jsonl(*TURNS, "Bob writes over Ana's session transcript here, which he may not do."))
-    assert theirs.json()["skipped"] is True and "another agent" in theirs.json()["reason"]
+    assert theirs.status_code == 409 and "another agent" in theirs.json()["error"]
     off_pipeline = make_service(memory={"pipelineV2": {"enabled": False}})
     with TestClient(create_app(service=off_pipeline)) as quiet:
         kept = hook(quiet, "session-checkpoint-extract", harness="openclaw", sessionKey="q1",

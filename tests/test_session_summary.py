@@ -138,7 +138,9 @@ def test_a_changed_transcript_is_summarized_again_and_repeats_dedupe(client, svc
 
 def test_other_agents_cannot_overwrite_a_transcript_or_see_its_summary(client, svc):
     _end(client, "s-3", "user: Ana keeps the signing keys in the hardware vault.", agentId="ana")
-    assert _end(client, "s-3", "user: Bob replaced this transcript.", agentId="bob")["queued"] is False
+    bob = client.post("/api/hooks/session-end", json={"harness": "claude-code", "sessionKey": "s-3", "agentId": "bob",
+                                                       "transcript": "user: Bob replaced this transcript."})
+    assert bob.status_code == 409 and bob.json()["code"] == "session_taken"
     (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     summary = client.get(f"/api/memory/{report.memory_ids[0]}", params={"agentId": "ana"}).json()
     assert "hardware vault" in summary["content"] and summary["agent_id"] == "ana"
@@ -288,8 +290,9 @@ def test_bad_input_fails_its_job_cleanly_and_the_batch_goes_on(client, svc):
 
 def test_transcript_ownership_and_job_status_stay_with_the_agent(client, svc):
     mine = _end(client, "s-15", "user: Ana keeps the vault keys.", agentId="ana")
-    stolen = _end(client, "s-15", "user: Bob was here.", agentId="bob")
-    assert mine["transcriptSaved"] is True and stolen["transcriptSaved"] is False and stolen["queued"] is False
+    stolen = client.post("/api/hooks/session-end", json={"harness": "claude-code", "sessionKey": "s-15",
+                                                          "agentId": "bob", "transcript": "user: Bob was here."})
+    assert mine["transcriptSaved"] is True and stolen.status_code == 409
     # remember's transcript never replaces session-end's (spec: insert or ignore)
     client.post("/api/memory/remember", json={"content": "Ana keeps the vault keys safe", "agentId": "ana",
                                               "sourceId": "s-15", "transcript": "partial"})

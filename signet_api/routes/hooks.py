@@ -105,7 +105,7 @@ def session_start_route(request: Request, body: SessionStartRequest, svc: Servic
 
 @router.post("/api/hooks/session-end", response_model=SessionEndResult, response_model_exclude_none=True,
              summary="End a session: keep its transcript, queue its summary into memories, aspect feedback",
-             responses=errors(503))
+             responses=errors(409, 503))
 def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -> SessionEndResult:
     _identify(request, body)
     body.project = project_scope(request) or body.project
@@ -121,7 +121,7 @@ def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: S
 
 
 @router.post("/api/hooks/session-checkpoint-extract", response_model=CheckpointExtractResult,
-             response_model_exclude_none=True, responses=errors(503),
+             response_model_exclude_none=True, responses=errors(409, 503),
              summary="Mid-session: keep the transcript sent and queue a summary of its turns not yet summarized")
 def checkpoint_extract_route(request: Request, body: CheckpointExtractRequest,
                              svc: Service) -> CheckpointExtractResult:

@@ -94,13 +94,14 @@ def _wait(svc: MemoryService, future: Future) -> VectorLeg | None:
     return None
 
 
-def count_session_fts_hits(svc: MemoryService, session_key: str, memory_ids: list[str]) -> None:
+def count_session_fts_hits(svc: MemoryService, session_key: str, agent_id: str, memory_ids: list[str]) -> None:
     """Full-text hits on memories the session was given at start: the aspect feedback's signal.
     Bookkeeping only, so a failure is logged and the recall still answers."""
     try:
         if memory_ids and sessions_store.tracked(svc.db.reader(), session_key):
             with svc.db.write() as conn:
-                sessions_store.count_fts_hits(conn, session_key=session_key, memory_ids=memory_ids, now=now_iso())
+                sessions_store.count_fts_hits(conn, session_key=session_key, agent_id=agent_id, memory_ids=memory_ids,
+                                              now=now_iso())
     except Exception:
         log.exception("could not record session FTS hits for %s", session_key)
 
@@ -308,7 +309,7 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
         if options.record_session:
             ledger.record(svc, [h.id for h in hits])
         if req.session_key:
-            count_session_fts_hits(svc, req.session_key, keyword_matched)
+            count_session_fts_hits(svc, req.session_key, req.agent_id, keyword_matched)
     return RecallResult(
         results=hits, query=when.original_query if when else req.query, method="hybrid" if scored.vector else "keyword",
         message=None if hits else NO_HITS,

@@ -22,7 +22,8 @@ from signet_pipeline.models import MAX_PROJECT_CHARS
 from signet_pipeline.request_rules import required_in_schema
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
-from signet_pipeline.sessions.hooks import HARNESS, SessionEndRequest, _alias, _HookRequest, read_transcript
+from signet_pipeline.sessions.hooks import (HARNESS, SessionEndRequest, _alias, _HookRequest, read_transcript,
+                                            refuse_taken)
 from signet_pipeline.sessions.prompt_hooks import NON_BLANK
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import sessions as sessions_store
@@ -63,6 +64,7 @@ def checkpoint_extract(svc: MemoryService, req: CheckpointExtractRequest, *,
     key, agent = (req.session_key or "").strip(), req.agent_id
     if not key:
         raise InvalidRequest("sessionKey is required", code="missing_session_key")
+    refuse_taken(svc, key, agent)
     # read_transcript applies session-end's rules to transcriptPath (trusted caller, roots, size).
     sent = read_transcript(SessionEndRequest.model_construct(transcript=req.transcript,
                                                              transcript_path=req.transcript_path),

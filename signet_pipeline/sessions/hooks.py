@@ -22,7 +22,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from signet_pipeline import limits
 from signet_pipeline.config import Settings
-from signet_pipeline.errors import FileRefused, InvalidRequest, QueryTimeout
+from signet_pipeline.errors import FileRefused, InvalidRequest, QueryTimeout, SessionTaken
 from signet_pipeline.graph.traversal import Traversal, traverse
 from signet_pipeline.limits import TranscriptText
 from signet_pipeline.models import MAX_PROJECT_CHARS, RecallHit, RecallRequest, Visibility
@@ -310,6 +310,13 @@ def read_transcript(req: SessionEndRequest, settings: Settings, *, read_files: b
     return conversation(text) if text.strip() else None
 
 
+def refuse_taken(svc: MemoryService, session_key: str, agent_id: str) -> None:
+    """A write to a session another agent holds is refused: it would change that agent's session.
+    (The store's writes check it again, inside their transaction.)"""
+    if sessions_store.owned_by_another(svc.db.reader(), session_key, agent_id):
+        raise SessionTaken(f"session {session_key!r} belongs to another agent: use a session key of your own")
+
+
 def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool = False) -> SessionEndResult:
     """End the session once: aspect feedback runs on the call that ends it, never again for a
     repeated session-end. The transcript is kept losslessly (recall `expand` attaches it to the
@@ -321,6 +328,7 @@ def session_end(svc: MemoryService, req: SessionEndRequest, *, read_files: bool 
     key = req.key
     if not key:
         return SessionEndResult(memoriesSaved=0)
+    refuse_taken(svc, key, req.agent_id)
     transcript = read_transcript(req, svc.settings, read_files=read_files)  # before the write transaction
     now = now_iso()
     feedback, job_id = None, None

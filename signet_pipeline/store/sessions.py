@@ -12,12 +12,23 @@ from signet_pipeline.store.db import Row, one, rows, scalar
 FEEDBACK_COUNTERS = ("sessions_applied", "aspects_updated", "fts_confirmations", "decayed_aspects")
 
 
+# A session belongs to the agent that registered it, else to the agent whose transcript it keeps
+# (a checkpoint before any session-start): one key, one owner, whatever another agent sends.
+_OTHER_OWNER = ("EXISTS (SELECT 1 FROM sessions WHERE session_key = ?1 AND agent_id != ?2) OR "
+                "EXISTS (SELECT 1 FROM session_transcripts WHERE session_key = ?1 AND agent_id != ?2)")
+
+
+def owned_by_another(conn: apsw.Connection, session_key: str, agent_id: str) -> bool:
+    return bool(scalar(conn, f"SELECT {_OTHER_OWNER}", (session_key, agent_id)))
+
+
 def start(conn: apsw.Connection, *, session_key: str, agent_id: str, harness: str, project: str | None,
           now: str, runtime_path: str | None = None) -> bool:
-    """Register a session; False when the key was already known (a repeated session-start)."""
+    """Register a session; False when the key was already known (a repeated session-start), or is
+    another agent's."""
     return bool(list(conn.execute(
         "INSERT INTO sessions(session_key, agent_id, harness, project, started_at, runtime_path) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO NOTHING RETURNING 1",
+        f"SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT ({_OTHER_OWNER}) ON CONFLICT(session_key) DO NOTHING RETURNING 1",
         (session_key, agent_id, harness, project, now, runtime_path),
     )))
 
@@ -48,8 +59,7 @@ def record_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, m
 
 def _owns(conn: apsw.Connection, session_key: str, agent_id: str) -> bool:
     """The agent's session, or one nobody registered yet (a prompt hook before any session-start)."""
-    owner = agent_of(conn, session_key)
-    return owner is None or owner == agent_id
+    return not owned_by_another(conn, session_key, agent_id)
 
 
 def record_prompt_injected(conn: apsw.Connection, *, session_key: str, agent_id: str, memory_ids: list[str],
@@ -67,15 +77,17 @@ def record_prompt_injected(conn: apsw.Connection, *, session_key: str, agent_id:
     )
 
 
-def count_fts_hits(conn: apsw.Connection, *, session_key: str, memory_ids: list[str], now: str) -> int:
-    """+1 fts_hit_count on the session's memories a full-text search just matched; rows updated."""
+def count_fts_hits(conn: apsw.Connection, *, session_key: str, agent_id: str, memory_ids: list[str],
+                   now: str) -> int:
+    """+1 fts_hit_count on the session's memories a full-text search by its own agent just matched
+    (another agent's recall under the key is no confirmation of this one's); rows updated."""
     if not memory_ids:
         return 0
     marks = ", ".join("?" * len(memory_ids))
     return len(list(conn.execute(
         f"UPDATE session_memories SET fts_hit_count = fts_hit_count + 1, updated_at = ? "
-        f"WHERE session_key = ? AND memory_id IN ({marks}) RETURNING 1",
-        (now, session_key, *memory_ids),
+        f"WHERE session_key = ? AND agent_id = ? AND memory_id IN ({marks}) RETURNING 1",
+        (now, session_key, agent_id, *memory_ids),
     )))
 
 
@@ -163,7 +175,8 @@ def save_transcript(conn: apsw.Connection, *, session_key: str, content: str, ha
     same text again, or the session belongs to another agent, who cannot overwrite it)."""
     return bool(list(conn.execute(
         "INSERT INTO session_transcripts(session_key, content, harness, project, agent_id, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO UPDATE SET content = excluded.content, "
+        "SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7 WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE session_key = ?1 "
+        "AND agent_id != ?5) ON CONFLICT(session_key) DO UPDATE SET content = excluded.content, "
         "harness = excluded.harness, project = coalesce(excluded.project, session_transcripts.project), "
         "updated_at = excluded.updated_at "
         "WHERE session_transcripts.agent_id = excluded.agent_id AND session_transcripts.content != excluded.content "
@@ -175,7 +188,8 @@ def add_transcript(conn: apsw.Connection, *, session_key: str, content: str, pro
     """A transcript sent along with a memory: kept only when the session has none yet (spec:
     INSERT OR IGNORE; session-end's full transcript is never replaced by a connector's part)."""
     conn.execute("INSERT INTO session_transcripts(session_key, content, project, agent_id, created_at, updated_at) "
-                 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_key) DO NOTHING",
+                 "SELECT ?1, ?2, ?3, ?4, ?5, ?6 WHERE NOT EXISTS (SELECT 1 FROM sessions WHERE session_key = ?1 "
+                 "AND agent_id != ?4) ON CONFLICT(session_key) DO NOTHING",
                  (session_key, content, project, agent_id, now, now))
 
 
@@ -191,7 +205,9 @@ def mark_summarized(conn: apsw.Connection, session_key: str, agent_id: str, turn
 
 
 def agent_of(conn: apsw.Connection, session_key: str) -> str | None:
-    return scalar(conn, "SELECT agent_id FROM sessions WHERE session_key = ?", (session_key,))
+    """The agent the session belongs to (_OTHER_OWNER); None for a key no agent has used yet."""
+    return scalar(conn, "SELECT agent_id FROM sessions WHERE session_key = ?1 UNION ALL "
+                        "SELECT agent_id FROM session_transcripts WHERE session_key = ?1 LIMIT 1", (session_key,))
 
 
 def project_of(conn: apsw.Connection, session_key: str) -> str | None:
