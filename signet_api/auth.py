@@ -18,6 +18,7 @@ from starlette._utils import get_route_path
 from starlette.routing import BaseRoute, Match
 from starlette.types import ASGIApp, Scope
 
+from signet_api import bodies
 from signet_pipeline.auth import origins
 from signet_pipeline.auth.policy import SlidingWindow, allowed
 from signet_pipeline.auth.tokens import Role, TokenClaims, load_or_create_secret, verify
@@ -41,8 +42,9 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/api/memory/{memory_id}/recover"): "recover",
     # Feedback writes a row about a memory: not for readonly tokens, which may only recall.
     ("POST", "/api/memory/feedback"): "modify",
-    # MCP: the route is open (spec), each tool call is authorized as its REST route (routes/mcp.py).
-    ("POST", "/mcp"): "none",
+    # MCP: any identity may call it (each tool call is authorized again as its REST route:
+    # routes/mcp.py); an anonymous team-mode caller is refused before its body is read.
+    ("POST", "/mcp"): "recall",
     ("GET", "/api/knowledge/entities"): "recall", ("GET", "/api/knowledge/constellation"): "recall",
     ("POST", "/api/knowledge/entities/{entity_id}/pin"): "modify",
     ("DELETE", "/api/knowledge/entities/{entity_id}/pin"): "modify",
@@ -205,7 +207,7 @@ async def authorize(request: Request) -> None:
 class AuthorizedRoute(APIRoute):
     """Every API route: `authorize` runs before FastAPI reads and parses the body, so a caller
     without the right token is refused before its body costs anything (an app-wide dependency
-    would run only after the body was parsed).
+    would run only after the body was parsed); then the body is parsed as bodies.py says.
 
     A path that a route names literally belongs to that route alone: /api/memory/feedback is not
     the memory `feedback` of /api/memory/{memory_id}, so GET on it answers 405 (Allow: POST), as
@@ -223,6 +225,8 @@ class AuthorizedRoute(APIRoute):
 
         async def authorized(request: Request) -> Response:
             await authorize(request)
+            if self.body_field is not None:  # after auth: an anonymous body is never read
+                await bodies.prepare(request)
             return await handle(request)
 
         return authorized

@@ -41,7 +41,7 @@ METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"}
 # (200,000 characters, up to 2.4 MB as JSON).
 UPLOAD_PATHS = frozenset({"/api/memory/remember", "/api/memory/save", "/api/hook/remember", "/api/hooks/remember",
                           "/api/hooks/session-end", "/api/hooks/pre-compaction", "/api/hooks/compaction-complete",
-                          "/api/hooks/synthesis/complete", "/api/documents", "/mcp"})
+                          "/api/hooks/synthesis/complete", "/api/documents"})
 
 
 class BodyTooLarge(HTTPException):

@@ -104,3 +104,38 @@ def required_in_schema(**fields: dict[str, Any]) -> Callable[[dict[str, Any]], N
         schema["required"] = [*schema.get("required", []), *(n for n in fields if n not in schema.get("required", []))]
 
     return extra
+
+
+# What SQLite stores: UTF-8 text (a lone UTF-16 surrogate is valid JSON but no text) and 64-bit integers.
+INT64 = (-(2 ** 63), 2 ** 63 - 1)
+
+
+def unstorable(value: Any) -> tuple[tuple[str | int, ...], str] | None:
+    """(where, what) of the first value no store can keep, walking the JSON without recursion."""
+    stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
+    while stack:
+        where, node = stack.pop()
+        if isinstance(node, str):
+            if not node.isascii() and _has_surrogate(node):
+                return where, "a lone UTF-16 surrogate (\\ud800-\\udfff) is not text"
+        elif isinstance(node, bool):
+            continue
+        elif isinstance(node, int):
+            if not INT64[0] <= node <= INT64[1]:
+                return where, "an integer past 64 bits"
+        elif isinstance(node, dict):
+            for key, item in node.items():
+                if not key.isascii() and _has_surrogate(key):
+                    return where, "a key with a lone UTF-16 surrogate is not text"
+                stack.append(((*where, key), item))
+        elif isinstance(node, list):
+            stack.extend(((*where, i), item) for i, item in enumerate(node))
+    return None
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

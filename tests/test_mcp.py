@@ -198,10 +198,12 @@ def team(make_service):
 
 def test_team_mode_tool_calls_are_authorized_as_the_caller(team):
     client, token = team
-    assert rpc(client, "initialize", {"protocolVersion": "2025-06-18"})["result"]["serverInfo"]["name"] == "signet"
-    anonymous = call(client, "memory_search", {"query": "anything"})
-    assert anonymous[0] and "401" in anonymous[1] and "token_required" in anonymous[1]
+    # An anonymous caller is refused before its body is read (issue 43): not even initialize
+    anonymous = rpc(client, "initialize", {"protocolVersion": "2025-06-18"}, expect=401)
+    assert anonymous["error"]["code"] == "token_required"
     readonly = token("readonly")
+    init = rpc(client, "initialize", {"protocolVersion": "2025-06-18"}, headers=readonly)
+    assert init["result"]["serverInfo"]["name"] == "signet"
     assert "results" in ok(client, "memory_search", {"query": "anything"}, headers=readonly)
     denied = call(client, "memory_store", {"content": "Readers cannot write"}, headers=readonly)
     assert denied[0] and "403" in denied[1] and "permission_denied" in denied[1]
@@ -229,8 +231,8 @@ def test_hybrid_mode_a_remote_caller_does_not_become_local_through_mcp(make_serv
     app = create_app(service=make_service(auth={"mode": "hybrid"}))
     with TestClient(app, client=("127.0.0.1", 50000)) as local, TestClient(app, client=("10.1.2.3", 50000)) as remote:
         assert "memories" in ok(local, "memory_list")
-        refused = call(remote, "memory_list")
-        assert refused[0] and "401" in refused[1] and "token_required" in refused[1]
+        refused = rpc(remote, "tools/call", {"name": "memory_list"}, expect=401)
+        assert refused["error"]["code"] == "token_required"
         # A loopback peer naming a foreign host (DNS rebinding) is refused at the door, as on every route.
         foreign = rpc(local, "tools/call", {"name": "memory_list"}, headers={"host": "evil.example"}, expect=403)
         assert foreign["error"]["code"] == "host_not_allowed"

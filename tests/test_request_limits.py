@@ -138,3 +138,33 @@ def test_a_page_of_another_site_cannot_act_as_a_local_caller(client):
     assert client.post(sweep).status_code in (200, 429)  # a script (no browser headers); 429: the action's cooldown
     body = json.dumps({"content": "from a script"})
     assert client.post("/api/memory/remember", content=body, headers={"content-type": "application/json"}).status_code == 200
+
+
+def test_mcp_refuses_an_anonymous_body_unread_and_takes_no_more_than_any_json_route(team, limited):
+    """/mcp used to read and parse up to 16 MiB before it knew who was calling (issue 43)."""
+    unparsable = b'{"jsonrpc": "2.0", "id": 1, "method": [[[' + b" " * (900 * KIB)
+    answer = team.post("/mcp", content=unparsable, headers={"content-type": "application/json"})
+    assert answer.status_code == 401 and answer.json()["error"]["code"] == "token_required"  # not a parse error
+    over = limited.post("/mcp", content=b'{"jsonrpc": "2.0"' + b" " * (70 * KIB) + b"}",
+                        headers={"content-type": "application/json"})
+    assert over.status_code == 413 and "limits.maxBodyBytes" in over.json()["error"]["message"]
+
+
+def test_a_large_body_is_parsed_off_the_event_loop(client, monkeypatch):
+    import threading
+
+    from signet_api import bodies
+
+    threads: list[str] = []
+    original = bodies.loads
+
+    def loads(raw: bytes):
+        threads.append(threading.current_thread().name)
+        return original(raw)
+
+    monkeypatch.setattr(bodies, "loads", loads)
+    small = client.post("/api/memory/recall", json={"query": "where is the key"})
+    large = client.post("/api/memory/remember", json={"content": "A long note. " * 6000})
+    assert small.status_code == 200 and large.status_code == 200, large.text
+    loop = threading.main_thread().name
+    assert len(threads) == 2 and threads[1] != threads[0] and "AnyIO worker thread" in threads[1], (threads, loop)

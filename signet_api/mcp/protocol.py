@@ -15,6 +15,7 @@ from pydantic import ValidationError
 from signet_api.mcp.tool import ApiRequest
 from signet_api.mcp.tools import TOOLS
 from signet_pipeline import __version__
+from signet_pipeline.request_rules import unstorable
 
 log = logging.getLogger("signet.mcp")
 
@@ -59,6 +60,28 @@ def negotiate(requested: Any) -> str:
     return requested if requested in SUPPORTED_VERSIONS else LATEST_VERSION
 
 
+class Unparsed(Exception):
+    """A body that is not JSON: `reply` is the JSON-RPC parse error to answer."""
+
+    def __init__(self, reply: dict[str, Any]):
+        super().__init__(reply["error"]["message"])
+        self.reply = reply
+
+
+def decode(raw: bytes | str) -> Any:
+    """The message(s), or Unparsed: not JSON, or holding what cannot be answered or stored (a lone
+    surrogate, which no UTF-8 reply can echo; an integer past 64 bits: signet_api/bodies.py)."""
+    try:
+        payload = json.loads(raw)
+    except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError; RecursionError: deep nesting
+        raise Unparsed(error_reply(PARSE_ERROR, f"parse error: {type(exc).__name__}: {exc}"[:MAX_ERROR_TEXT])) from exc
+    problem = unstorable(payload)
+    if problem is not None:
+        where = ".".join(map(str, problem[0])) or "the message"
+        raise Unparsed(error_reply(INVALID_REQUEST, f"{where}: {problem[1]}"))
+    return payload
+
+
 class McpServer:
     def __init__(self, call_api: CallApi, *, version: str = __version__):
         self.call_api = call_api
@@ -66,9 +89,9 @@ class McpServer:
 
     async def handle_bytes(self, raw: bytes | str) -> dict[str, Any] | list[dict[str, Any]] | None:
         try:
-            payload = json.loads(raw)
-        except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError; RecursionError: deep nesting
-            return error_reply(PARSE_ERROR, f"parse error: {type(exc).__name__}: {exc}"[:MAX_ERROR_TEXT])
+            payload = decode(raw)
+        except Unparsed as exc:
+            return exc.reply
         return await self.handle(payload)
 
     async def handle(self, payload: Any) -> dict[str, Any] | list[dict[str, Any]] | None:

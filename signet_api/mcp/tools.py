@@ -8,11 +8,12 @@ from pydantic import ConfigDict, Field, model_validator
 
 from signet_api.mcp.knowledge_tools import KNOWLEDGE_TOOLS
 from signet_api.mcp.tool import MAX_ID_CHARS, MAX_QUERY_CHARS, Args, Tool, both
-from signet_pipeline.limits import ContentText, TranscriptText
+from signet_pipeline.limits import ContentText
 from signet_pipeline.models import TYPE_PATTERN, Structured
 from signet_pipeline.sessions.feedback_models import FeedbackRequest
 
 Tags = list[str] | str
+MAX_TRANSCRIPT_CHARS = 400_000  # a JSON-RPC request is bounded by limits.maxBodyBytes (1 MiB by default)
 MemoryId = Field(..., min_length=1, max_length=MAX_ID_CHARS, description="the memory's id")
 Reason = Field(..., min_length=1, max_length=1000, description="why (kept in the memory's history)")
 IfVersion = Field(None, ge=1, description="the version you last read (memory_get): the change is refused if the "
@@ -49,7 +50,9 @@ class StoreArgs(Args):
                                   description="when it originally happened, ISO 8601 (for imported memories)")
     source_id: str | None = both("sourceId", "source_id", max_length=500,
                                  description="where it came from, e.g. the session key (transcript is kept under it)")
-    transcript: TranscriptText | None = Field(None, description="the conversation it came from, kept losslessly under source_id")
+    transcript: str | None = Field(None, max_length=MAX_TRANSCRIPT_CHARS,
+                                   description="the conversation it came from, kept under source_id (a longer one: "
+                                               "the session-end hook)")
     structured: Structured | None = Field(None, description="knowledge you extracted yourself: entities (relations), "
                                                             "aspects with attributes (groupKey, claimKey), hints; "
                                                             "the memory then skips the pipeline's extraction")

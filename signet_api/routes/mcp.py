@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import httpx
 from fastapi import APIRouter, Request
+from starlette.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
 
+from signet_api import bodies
 from signet_api.auth import Auth, AuthorizedRoute
 from signet_api.mcp.client import CLIENT_HEADERS, rest_caller
-from signet_api.mcp.protocol import INVALID_REQUEST, MAX_BATCH, PARSE_ERROR, SUPPORTED_VERSIONS, McpServer
+from signet_api.mcp.protocol import (INVALID_REQUEST, MAX_BATCH, PARSE_ERROR, SUPPORTED_VERSIONS, McpServer, Unparsed,
+                                     decode)
 from signet_api.openapi import errors
 from signet_pipeline.auth import origins
 from signet_pipeline.errors import Forbidden, InvalidRequest, SignetError
@@ -57,9 +60,14 @@ async def mcp_route(request: Request) -> Response:
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         # Also what keeps a web page's no-preflight cross-origin POST (text/plain) out in local mode.
         raise SignetError("POST /mcp takes application/json", code="unsupported_media_type", status=415)
-    raw = await request.body()  # bounded by limits.maxUploadBytes (signet_api/middleware.py)
-    async with _in_process_client(request) as client:
-        reply = await McpServer(rest_caller(client)).handle_bytes(raw)
+    raw = await request.body()  # bounded by limits.maxBodyBytes (signet_api/middleware.py)
+    try:  # a large body parses on a worker thread, never on the event loop (signet_api/bodies.py)
+        payload = await run_in_threadpool(decode, raw) if len(raw) > bodies.PARSE_INLINE_BYTES else decode(raw)
+    except Unparsed as exc:
+        reply = exc.reply
+    else:
+        async with _in_process_client(request) as client:
+            reply = await McpServer(rest_caller(client)).handle(payload)
     if reply is None:
         return Response(status_code=202)  # only notifications or responses: nothing to answer
     replies = reply if isinstance(reply, list) else [reply]
