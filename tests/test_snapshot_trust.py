@@ -18,6 +18,7 @@ from signet_pipeline.snapshots.restore import import_snapshot
 from signet_pipeline.store import snapshot_tables
 from signet_pipeline.store.db import Database
 from signet_pipeline.store.migrate import migrate
+from signet_pipeline.text.content import normalize_content
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import remember
 from tests.conftest import settle
@@ -200,11 +201,13 @@ def test_a_newer_version_of_an_own_memory_updates_its_content_but_not_who_may_se
         pl.lit("The deploy key rotates every Tuesday").alias("content"), pl.lit(7).alias("version"),
         pl.lit("d" * 64).alias("content_hash"), pl.lit("private").alias("visibility"),
         pl.lit("other").alias("project")))
-    _forge(snap, "embeddings", edit=lambda frame: frame.with_columns(pl.lit("d" * 64).alias("content_hash")))
+    real = normalize_content("The deploy key rotates every Tuesday").content_hash
+    _forge(snap, "embeddings", edit=lambda frame: frame.with_columns(pl.lit(real).alias("content_hash")))
     report = _import(svc, snap)
-    row = svc.db.reader().execute("SELECT content, version, visibility, project, agent_id FROM memories WHERE id = ?",
-                                  (ids["a1"],)).fetchone()
-    assert row == ("The deploy key rotates every Tuesday", 7, "global", None, "a1")
+    row = svc.db.reader().execute("SELECT content, version, visibility, project, agent_id, content_hash FROM memories "
+                                  "WHERE id = ?", (ids["a1"],)).fetchone()
+    # the hash is the content's, whatever the file says
+    assert row == ("The deploy key rotates every Tuesday", 7, "global", None, "a1", real)
     assert report.tables["memories"].written == 1 and report.refused == again.refused == again.left_out == 0
 
 
@@ -225,12 +228,50 @@ def test_the_cli_imports_as_one_agent_and_names_what_it_refused(team, tmp_path):
 
 
 def test_every_tables_ownership_check_runs_against_the_store(tmp_path):
-    """Each table's checks are valid SQL, and an empty store refuses nothing."""
+    """Each table's checks are valid SQL, and an empty store refuses nothing but a vector (whose
+    text no memory of the importing agent holds)."""
     db = Database(tmp_path / "store.db")
     migrate(db)
     with db.write() as conn:
         for table in snapshot_tables.TABLES:
             cols = [c for c, _ in snapshot_tables.columns(conn, table.name) if c not in table.skip]
             row = {**dict.fromkeys(cols, "x"), "_owner": "a1"}
-            assert snapshot_tables.refused(conn, table, cols, [row]) == [], table.name
+            expected = [0] if table.name == "embeddings" else []
+            assert snapshot_tables.refused(conn, table, cols, [row]) == expected, table.name
     db.close()
+
+
+@pytest.mark.parametrize("full", [False, True], ids=["agent-snapshot", "claims-full"])
+@pytest.mark.parametrize("bulk", [False, True], ids=["row-by-row", "bulk"])
+def test_a_snapshot_cannot_plant_a_vector_for_another_agents_text(make_service, tmp_path, bulk, full):
+    """The reported attack (issue 43): a1's snapshot with a decoy memory whose content_hash is that
+    of a2's private text, and a vector for that hash (here, the vector of "Alice likes coffee"),
+    imported twice, first under another model name, then the store's. An agent's snapshot holding
+    a vector of no memory of its own is refused whole; one claiming to be full is imported without it."""
+    svc = make_service(auth={"mode": "team"})
+    boat = remember(svc, RememberRequest(content="my boat is named Seagull", agentId="a2", visibility="private"))
+    remember(svc, RememberRequest(content="The deploy key rotates every Monday", agentId="a1"))
+    settle(svc)
+    victim_hash = normalize_content("my boat is named Seagull").content_hash
+    coffee = svc.embedder.embed(["Alice likes coffee"])[0]
+    snap = tmp_path / "a1-snap"
+    export_snapshot(svc.db, snap, agent="a1")
+    _forge(snap, "memories", add=[_first(snap, "memories", id="decoy", content="Alice likes coffee",
+                                         normalized_content="alice likes coffee", content_hash=victim_hash)])
+    planted = _first(snap, "embeddings", content_hash=victim_hash, vector=[float(v) for v in coffee])
+    _forge(snap, "embeddings", add=[{**planted, "model": "another-model"}], full=full)
+    for model in ("another-model", svc.embedder.model):
+        _forge(snap, "embeddings", edit=lambda frame, m=model: frame.with_columns(pl.lit(m).alias("model")))
+        if not full:
+            with pytest.raises(SnapshotError, match="not agent a1's"):
+                _import(svc, snap, bulk=bulk)
+            continue
+        report = _import(svc, snap, bulk=bulk)
+        assert report.tables["embeddings"].refused >= 1
+        stored = svc.db.reader().execute("SELECT content_hash FROM memories WHERE id = 'decoy'").fetchone()
+        assert stored == (normalize_content("Alice likes coffee").content_hash,)  # the hash is the content's
+    with TestClient(create_app(service=svc)) as client:
+        found = client.post("/api/memory/recall", json={"query": "Alice likes coffee", "limit": 20},
+                            headers=_headers(svc, "agent", "a2")).json()["results"]
+    boat_hit = next((h for h in found if h["id"] == boat.id), None)
+    assert boat_hit is None or boat_hit["score"] < 0.3, boat_hit  # was 0.54 with the planted vector

@@ -21,6 +21,7 @@ from signet_pipeline.snapshots.restore import import_snapshot
 from signet_pipeline.store import snapshot_tables
 from signet_pipeline.store.db import Database, one
 from signet_pipeline.store.migrate import migrate
+from signet_pipeline.text.content import normalize_content
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import remember
 from tests.conftest import recall, settle
@@ -37,8 +38,12 @@ def _fill(svc) -> dict[str, str]:
                                                agentId="ops", visibility="private")).id,
     }
     with svc.db.write() as conn:  # a second version with history, and a tombstone
-        conn.execute("UPDATE memories SET content = 'Bob likes jazz records from the fifties', version = 2 "
-                     "WHERE id = ?", (ids["jazz"],))
+        # as an update writes it: the content's hash with it, and its vector under that hash
+        new_hash = normalize_content("Bob likes jazz records from the fifties").content_hash
+        conn.execute("UPDATE embeddings SET content_hash = ? WHERE content_hash = "
+                     "(SELECT content_hash FROM memories WHERE id = ?)", (new_hash, ids["jazz"]))
+        conn.execute("UPDATE memories SET content = 'Bob likes jazz records from the fifties', content_hash = ?, "
+                     "version = 2 WHERE id = ?", (new_hash, ids["jazz"]))
         conn.execute("INSERT INTO memory_history(id, memory_id, event, old_content, new_content, changed_by, "
                      "created_at) VALUES ('h-1', ?, 'updated', 'Bob likes late-night jazz records', "
                      "'Bob likes jazz records from the fifties', 'test', ?)", (ids["jazz"], now_iso()))

@@ -92,6 +92,19 @@ def _not_repeating(conn: apsw.Connection, frame: pl.LazyFrame) -> pl.LazyFrame:
     return frame.join(live, on=["agent_id", "content_hash", "is_deleted"], how="anti")
 
 
+def _sole_vectors(conn: apsw.Connection, plan: _Plan, memories: pl.LazyFrame) -> None:
+    """The vectors the plan may load (snapshot_tables.VECTOR_GUARD, before any memory is loaded):
+    those of text that one agent alone holds, in the snapshot's memories and in the store."""
+    held = pl.DataFrame(snapshot_tables.hash_agents(conn), schema={"content_hash": pl.String, "agent_id": pl.String},
+                        orient="row").lazy()
+    texts = pl.concat([memories.select("content_hash", "agent_id"), held]).unique()
+    sole = texts.group_by("content_hash").agg(pl.col("agent_id").n_unique().alias("_agents")) \
+        .filter(pl.col("_agents") == 1).select("content_hash")
+    before = int(plan.new.select(pl.len()).collect().item())
+    plan.new = plan.new.join(sole, on="content_hash", how="semi")
+    plan.refused += before - int(plan.new.select(pl.len()).collect().item())
+
+
 def _unrefused(conn: apsw.Connection, plan: _Plan) -> None:
     """Leave out of the plan the rows the ownership guards refuse. Only a row naming a row the
     store holds can be refused (a new row's own key it does not hold); those few go through the
@@ -164,7 +177,11 @@ def import_bulk(db: Database, root: Path, manifest: Manifest, *, tables: list[st
             for name, plan in plans.items():  # then every row to load is checked before the first is
                 if name == "memories":
                     plan.new = _not_repeating(conn, plan.new)
-                _unrefused(conn, plan)
+                if name == "embeddings":
+                    _sole_vectors(conn, plan, plans["memories"].new if "memories" in plans else
+                                  pl.LazyFrame(schema={"content_hash": pl.String, "agent_id": pl.String}))
+                else:
+                    _unrefused(conn, plan)
             with bulk_load.deferred(conn) as marks:
                 for name, plan in plans.items():
                     at = manifest.table(name).file

@@ -15,6 +15,7 @@ import polars as pl
 from pydantic import BaseModel, Field, ValidationError
 
 from signet_pipeline.errors import SnapshotError
+from signet_pipeline.text.content import normalize_content
 
 FORMAT = "signet-snapshot"
 FORMAT_VERSION = 1
@@ -86,10 +87,17 @@ def schema_of(entry: TableFile, manifest: Manifest) -> pl.Schema:
 
 
 def scan(root: Path, entry: TableFile, manifest: Manifest) -> pl.LazyFrame:
+    """The file's rows. A memory's content_hash is computed from its content, never taken from the
+    file: vectors and dedupe are keyed by it, and a forged hash would name another agent's text."""
     path = root / entry.file
     if manifest.file_format == "parquet":
-        return pl.scan_parquet(path)
-    return pl.scan_ndjson(path, schema=schema_of(entry, manifest))
+        frame = pl.scan_parquet(path)
+    else:
+        frame = pl.scan_ndjson(path, schema=schema_of(entry, manifest))
+    if entry.table == "memories" and {"content", "content_hash"} <= {c.name for c in entry.columns}:
+        frame = frame.with_columns(pl.col("content").map_elements(
+            lambda text: normalize_content(text).content_hash, return_dtype=pl.String).alias("content_hash"))
+    return frame
 
 
 def _count_rows(root: Path, entry: TableFile, manifest: Manifest) -> int:

@@ -65,7 +65,7 @@ TABLES: tuple[SnapshotTable, ...] = (
     SnapshotTable("agents", "agents", ("id",), "id"),
     SnapshotTable("memories", "memories", ("id",), "agent_id", skip=("rid",)),
     SnapshotTable("embeddings", "memories", ("content_hash",), "content_hash", ("memories", "content_hash"),
-                  skip=("id",), guarded=False),
+                  skip=("id",)),
     SnapshotTable("memory_history", "history", ("id",), "memory_id", ("memories", "id")),
     SnapshotTable("memory_hints", "memories", ("memory_id", "hint"), "memory_id", ("memories", "id"), skip=("id",)),
     SnapshotTable("entities", "graph", ("id",), "agent_id", refs=(("community_id", "entity_communities"),)),
@@ -148,6 +148,11 @@ def _refs(table: SnapshotTable, cols: Sequence[str]) -> list[tuple[str, str]]:
     return [(col, ref) for col, ref in refs if col in cols]
 
 
+def hash_agents(conn: apsw.Connection) -> list[tuple[str, str]]:
+    """(content_hash, agent_id) of every memory's text: whose a vector may be."""
+    return list(conn.execute("SELECT DISTINCT content_hash, agent_id FROM memories"))
+
+
 def guarded_refs(table: SnapshotTable, cols: Sequence[str]) -> list[tuple[str, str]]:
     """(column, table) for every row of the store the guards look up: a snapshot row naming none
     the store holds passes them (a bulk import checks only the rows that do)."""
@@ -156,9 +161,18 @@ def guarded_refs(table: SnapshotTable, cols: Sequence[str]) -> list[tuple[str, s
     return _refs(table, cols) + ([(table.reads, "memories")] if table.reads in cols else [])
 
 
+# A vector is keyed by its text's hash, which every agent holding that text shares: a snapshot
+# writes one only for text its own agent holds in the store, and no other agent does (a vector
+# planted under a hash would otherwise change another agent's recall, or be reused for its text).
+VECTOR_GUARD = ("EXISTS (SELECT 1 FROM memories WHERE content_hash = :content_hash AND agent_id = :_owner) AND "
+                "NOT EXISTS (SELECT 1 FROM memories WHERE content_hash = :content_hash AND agent_id IS NOT :_owner)")
+
+
 def _guards(table: SnapshotTable, cols: Sequence[str]) -> list[str]:
     """What a row (its agent in the snapshot bound as :_owner) must meet to be written: the rows
     it names (itself, its parent, what it refers to) are absent from the store or the same agent's."""
+    if table.name == "embeddings":
+        return [VECTOR_GUARD]
     guards = [f"coalesce({_owner_of(BY_NAME[ref], BY_NAME[ref].key[0], f':{col}')}, :_owner) IS :_owner"
               for col, ref in _refs(table, cols)]
     if table.reads in cols:  # another agent's memory it may read (READ_POLICY_SQL binds :agent_id, the owner)
