@@ -85,3 +85,24 @@ def test_a_group_policy_needs_a_group(workspace):
     (workspace / "agent.yaml").write_text("agents:\n  roster:\n    - name: x\n      readPolicy: group\n")
     with pytest.raises(ConfigError, match="needs a group"):
         load_settings(workspace)
+
+
+def test_an_agents_memory_count_holds_only_what_the_caller_may_read(make_service):
+    """Issue 43: GET /api/agents/a1 as a2 or a readonly token counted a1's private memories too."""
+    from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
+
+    svc = make_service(auth={"mode": "team"})
+    secret = load_or_create_secret(svc.settings.auth_secret_path)
+
+    def token(role: str, sub: str) -> dict[str, str]:
+        return {"authorization": f"Bearer {issue(secret, sub=sub, role=role, scope=TokenScope(), ttl_s=600)[0]}"}
+
+    with TestClient(create_app(service=svc)) as client:
+        for content, visibility in (("a1 rotates the deploy key", "global"), ("a1's salary is private", "private"),
+                                    ("a1's health note", "private")):
+            client.post("/api/memory/remember", json={"content": content, "visibility": visibility},
+                        headers=token("agent", "a1"))
+        counts = {who: client.get("/api/agents/a1", headers=headers).json()["memory_count"]
+                  for who, headers in (("a1", token("agent", "a1")), ("a2", token("agent", "a2")),
+                                       ("readonly", token("readonly", "viewer")), ("operator", token("operator", "op")))}
+    assert counts == {"a1": 3, "a2": 1, "readonly": 1, "operator": 3}

@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Path, Request, Response
 
 from signet_api.auth import AuthorizedRoute
-from signet_api.deps import actor, service
+from signet_api.deps import actor, bound_agent, service
 from signet_api.openapi import errors
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.ops import agents
@@ -46,8 +46,8 @@ def create_route(request: Request, body: AgentCreate, svc: Service, response: Re
 
 @router.get("/api/agents/{name}", response_model=AgentDetail, summary="One agent, with its live memory count",
             responses=errors(404))
-def get_route(name: Name, svc: Service) -> AgentDetail:
-    return agents.get_agent(svc, name)
+def get_route(request: Request, name: Name, svc: Service) -> AgentDetail:
+    return agents.get_agent(svc, name, reader=bound_agent(request))
 
 
 @router.delete("/api/agents/{name}", response_model=AgentRemoved, responses=errors(404, 409, 503),

@@ -98,12 +98,13 @@ def list_agents(svc: MemoryService) -> AgentList:
     return AgentList(agents=agents, count=len(agents))
 
 
-def get_agent(svc: MemoryService, name: str) -> AgentDetail:
+def get_agent(svc: MemoryService, name: str, reader: str | None = None) -> AgentDetail:
+    """`reader`: the agent asking (a token's), whose count holds only what it may read; None: all."""
     conn = svc.db.reader()
     row = agents_store.get(conn, name)
     if row is None:
         raise NotFound(f"agent {name!r} not found", code="agent_not_found")
-    return AgentDetail(**_view(row).model_dump(), memory_count=agents_store.memory_count(conn, name))
+    return AgentDetail(**_view(row).model_dump(), memory_count=agents_store.memory_count(conn, name, reader))
 
 
 def create_agent(svc: MemoryService, req: AgentCreate) -> tuple[AgentView, bool]:

@@ -77,9 +77,14 @@ def delete(conn: apsw.Connection, agent_id: str) -> bool:
     return bool(list(conn.execute("DELETE FROM agents WHERE id = ? RETURNING 1", (agent_id,))))
 
 
-def memory_count(conn: apsw.Connection, agent_id: str) -> int:
-    """The agent's live memories (archived ones included: they are still its own)."""
-    return int(scalar(conn, "SELECT count(*) FROM memories WHERE agent_id = ? AND is_deleted = 0", (agent_id,)) or 0)
+def memory_count(conn: apsw.Connection, agent_id: str, reader: str | None = None) -> int:
+    """The agent's live memories (archived ones included: they are still its own); with `reader`,
+    only those that agent may read (another agent's private memories are not even counted)."""
+    if reader is None:
+        return int(scalar(conn, "SELECT count(*) FROM memories WHERE agent_id = ? AND is_deleted = 0",
+                          (agent_id,)) or 0)
+    return int(scalar(conn, f"SELECT count(*) FROM memories m WHERE m.agent_id = :owner AND m.is_deleted = 0 "
+                            f"AND {READ_POLICY_SQL}", {"owner": agent_id, "agent_id": reader}) or 0)
 
 
 def owned_memories(conn: apsw.Connection, agent_id: str, *, archived: bool, limit: int) -> list[Row]:
