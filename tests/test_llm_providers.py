@@ -107,6 +107,12 @@ def test_unreachable_and_slow_servers():
         ("no json here", None),
         ("{broken", None),
         ("", None),
+        # trailing commas, as small local models write them (issue 43: the first inner object came back)
+        ('{"facts": [{"content": "a"},], "entities": [],}', {"facts": [{"content": "a"}], "entities": []}),
+        ('Sure:\n```\n{"x": [1, 2,\n],\n}\n```', {"x": [1, 2]}),
+        ('{"a": "keep ,] and ,} inside strings",}', {"a": "keep ,] and ,} inside strings"}),
+        ('{"a": "a quote \\" then ,]",}', {"a": 'a quote " then ,]'}),
+        ("[1,,]", None),
     ],
 )
 def test_tolerant_json_extraction(text, expected):

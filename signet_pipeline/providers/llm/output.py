@@ -19,18 +19,48 @@ def strip_reasoning(text: str) -> str:
 
 
 def extract_json(text: str) -> Any | None:
-    """The first JSON object or array in the text, tolerating prose around it; None if none parses."""
+    """The first JSON object or array in the text, tolerating prose around it and the trailing
+    commas small local models leave before a closing bracket; None if none parses."""
     cleaned = strip_reasoning(text)
-    try:
-        return json.loads(cleaned)
-    except ValueError:
-        pass
+    relaxed = without_trailing_commas(cleaned)
+    for candidate in dict.fromkeys((cleaned, relaxed)):
+        try:
+            return json.loads(candidate)
+        except ValueError:
+            pass
     decoder = json.JSONDecoder()
-    for i, ch in enumerate(cleaned):
+    for i, ch in enumerate(relaxed):
         if ch in "{[":
             try:
-                value, _ = decoder.raw_decode(cleaned, i)
+                value, _ = decoder.raw_decode(relaxed, i)
                 return value
             except ValueError:
                 continue
     return None
+
+
+def without_trailing_commas(text: str) -> str:
+    """`text` without the commas that only a closing } or ] follows, outside JSON strings (one pass)."""
+    out: list[str] = []
+    in_string = escaped = False
+    comma: int | None = None  # where the last comma outside a string is, while only whitespace follows it
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string, comma = True, None
+        elif ch == ",":
+            comma = len(out)
+        elif ch in "}]":
+            if comma is not None:
+                out[comma] = ""
+            comma = None
+        elif not ch.isspace():
+            comma = None
+        out.append(ch)
+    return "".join(out)
