@@ -21,7 +21,9 @@ class FilesystemSettings(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, **STRICT)
 
     root_path: str = Field(min_length=1, max_length=4096, validation_alias=AliasChoices("rootPath", "root_path"),
-                           serialization_alias="rootPath", json_schema_extra={"pattern": "^/"})
+                           serialization_alias="rootPath", json_schema_extra={"pattern": "^/"},
+                           description="an absolute directory inside one of connectors.allowedRoots (the operator's "
+                                       "setting; none by default); the workspace, /proc, /dev and /sys are refused (400)")
     patterns: list[Glob] = Field(["**/*.md", "**/*.txt"], min_length=1, max_length=100)
     ignore_patterns: list[Glob] = Field([".git", "node_modules", ".DS_Store"], max_length=100,
                                        validation_alias=AliasChoices("ignorePatterns", "ignore_patterns"),
