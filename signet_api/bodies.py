@@ -1,8 +1,8 @@
 """A JSON request body as every API route reads it, after auth (signet_api/auth.py): parsed on a
 worker thread when it is large (a 1 MB body parsed on the event loop stalls every other request,
-/health included), and refused with a 422 when it holds what no store can keep
-(request_rules.unstorable: a lone UTF-16 surrogate in a string, an integer past 64 bits). Both are
-valid JSON that pydantic accepts, so without this they failed deep in a route as a 500."""
+/health included), and refused with a 422 when a string in it is no text (a lone UTF-16
+surrogate: valid JSON that pydantic accepts, which failed deep in a route as a 500 when SQLite or the
+reply had to encode it). Integers past 64 bits are refused by the fields' bounds (request_rules.integer)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from starlette.concurrency import run_in_threadpool
 
-from signet_pipeline.request_rules import unstorable
+from signet_pipeline.request_rules import lone_surrogate
 
 PARSE_INLINE_BYTES = 64 * 1024  # smaller bodies parse in well under a millisecond
 
@@ -36,7 +36,7 @@ def loads(raw: bytes) -> Any:
     except (ValueError, RecursionError) as exc:  # not UTF-8; nesting deeper than the parser goes
         raise RequestValidationError([{"type": "json_invalid", "loc": ("body",), "msg": "JSON decode error",
                                        "input": {}, "ctx": {"error": str(exc)[:200]}}]) from exc
-    problem = unstorable(value)
+    problem = lone_surrogate(value)
     if problem is not None:
         where, what = problem
         raise RequestValidationError([{"type": "value_error", "loc": ("body", *where), "msg": what, "input": None}])

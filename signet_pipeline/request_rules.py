@@ -17,6 +17,9 @@ from signet_pipeline.timeutil import normalize_iso
 
 # Request bodies take JSON as JSON Schema reads it: no 0 for false, no "5" for 5, no true for 1.
 STRICT = ConfigDict(strict=True)
+# The integers a field takes unless it says less: what every JSON client holds exactly (JavaScript's
+# safe integers, also exact as the float the OpenAPI schema writes them in), well inside SQLite's 64 bits.
+SAFE_INTEGERS = (-(2 ** 53 - 1), 2 ** 53 - 1)
 NOT_GIVEN = {"type": "null"}  # a property's schema for "absent or null" (`properties` apply only when present)
 
 # A character str.strip() keeps: text matching it is not blank (spelled out rather than \S, whose
@@ -59,8 +62,10 @@ def _whole(value: Any) -> Any:
 
 
 def integer(**bounds: Any) -> Any:
-    """An integer as JSON Schema has it: 7 or 7.0, never 7.5, "7" or true (with STRICT). The
-    bounds (ge, le) go inside: outside, pydantic writes them into the schema as `ge`, not `minimum`."""
+    """An integer as JSON Schema has it: 7 or 7.0, never 7.5, "7" or true (with STRICT), within
+    SAFE_INTEGERS unless the bounds say less (one past 64 bits failed in SQLite as a 500). The bounds
+    (ge, le) go inside: outside, pydantic writes them into the schema as `ge`, not `minimum`."""
+    bounds = {"ge": SAFE_INTEGERS[0], "le": SAFE_INTEGERS[1], **bounds}
     return Annotated[int, Field(**bounds), BeforeValidator(_whole)]
 
 
@@ -106,23 +111,16 @@ def required_in_schema(**fields: dict[str, Any]) -> Callable[[dict[str, Any]], N
     return extra
 
 
-# What SQLite stores: UTF-8 text (a lone UTF-16 surrogate is valid JSON but no text) and 64-bit integers.
-INT64 = (-(2 ** 63), 2 ** 63 - 1)
-
-
-def unstorable(value: Any) -> tuple[tuple[str | int, ...], str] | None:
-    """(where, what) of the first value no store can keep, walking the JSON without recursion."""
+def lone_surrogate(value: Any) -> tuple[tuple[str | int, ...], str] | None:
+    """(where, what) of the first string in the JSON that is no text: a lone UTF-16 surrogate is
+    valid JSON, but no UTF-8 store or reply can hold it. Walks without recursion. (Integers are
+    bounded where a field takes one: `integer`.)"""
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), value)]
     while stack:
         where, node = stack.pop()
         if isinstance(node, str):
             if not node.isascii() and _has_surrogate(node):
                 return where, "a lone UTF-16 surrogate (\\ud800-\\udfff) is not text"
-        elif isinstance(node, bool):
-            continue
-        elif isinstance(node, int):
-            if not INT64[0] <= node <= INT64[1]:
-                return where, "an integer past 64 bits"
         elif isinstance(node, dict):
             for key, item in node.items():
                 if not key.isascii() and _has_surrogate(key):

@@ -15,7 +15,7 @@ from pydantic import ValidationError
 from signet_api.mcp.tool import ApiRequest
 from signet_api.mcp.tools import TOOLS
 from signet_pipeline import __version__
-from signet_pipeline.request_rules import unstorable
+from signet_pipeline.request_rules import lone_surrogate
 
 log = logging.getLogger("signet.mcp")
 
@@ -69,13 +69,13 @@ class Unparsed(Exception):
 
 
 def decode(raw: bytes | str) -> Any:
-    """The message(s), or Unparsed: not JSON, or holding what cannot be answered or stored (a lone
-    surrogate, which no UTF-8 reply can echo; an integer past 64 bits: signet_api/bodies.py)."""
+    """The message(s), or Unparsed: not JSON, or holding a string no UTF-8 reply can echo (a lone
+    surrogate: signet_api/bodies.py)."""
     try:
         payload = json.loads(raw)
     except (ValueError, RecursionError) as exc:  # UnicodeDecodeError is a ValueError; RecursionError: deep nesting
         raise Unparsed(error_reply(PARSE_ERROR, f"parse error: {type(exc).__name__}: {exc}"[:MAX_ERROR_TEXT])) from exc
-    problem = unstorable(payload)
+    problem = lone_surrogate(payload)
     if problem is not None:
         where = ".".join(map(str, problem[0])) or "the message"
         raise Unparsed(error_reply(INVALID_REQUEST, f"{where}: {problem[1]}"))

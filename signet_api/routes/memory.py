@@ -16,7 +16,7 @@ from signet_pipeline.models import RecallRequest, RecallResult, RememberRequest,
 from signet_pipeline.recall import reads, search_log
 from signet_pipeline.recall.reads import JobView
 from signet_pipeline.recall.search import recall
-from signet_pipeline.request_rules import Timestamp
+from signet_pipeline.request_rules import SAFE_INTEGERS, Timestamp
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.telemetry import sink as telemetry
@@ -141,7 +141,7 @@ def list_route(request: Request, svc: Service,
 
 @router.get("/api/memory/jobs/{job_id}", response_model=JobView, summary="Status of a pipeline job",
             responses=errors(404))
-def job_route(request: Request, job_id: Annotated[int, Path(ge=1, le=2**63 - 1)], svc: Service,
+def job_route(request: Request, job_id: Annotated[int, Path(ge=1, le=SAFE_INTEGERS[1])], svc: Service,
               agentId: str | None = None) -> JobView:
     return reads.get_job(svc, job_id, agent_id=reading_agent(request, agentId))
 

@@ -25,6 +25,7 @@ from signet_pipeline.mutations.models import (
     PatchRequest,
     RecoverRequest,
 )
+from signet_pipeline.request_rules import SAFE_INTEGERS
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write.remember import Actor
 
@@ -68,7 +69,7 @@ def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
                  body: Annotated[DeleteBody | None, Body()] = None,
                  reason: Annotated[str | None, Query(min_length=1, max_length=1000, include_in_schema=False)] = None,
                  force: bool | None = None,
-                 if_version: Annotated[int | None, Query(ge=1)] = None) -> MutationAnswer:
+                 if_version: Annotated[int | None, Query(ge=1, le=SAFE_INTEGERS[1])] = None) -> MutationAnswer:
     given = body or DeleteBody()
     merged = {"reason": given.reason or reason, "force": given.force if given.force is not None else bool(force),
               "if_version": given.if_version or if_version}
