@@ -1,6 +1,5 @@
 """`python -m bench.drained_recall_bench`: recall over HTTP on a drained store of conversation turns
-(their derived facts included), as configured by default, without question halves, without the statement
-form and without bridges, beside the in-process floor, in one run.
+(their derived facts included), as configured by default, beside the in-process floor, in one run.
 
     .venv/bin/python -m bench.drained_recall_bench                 # 10,000 turns; ~6 min the first time
     .venv/bin/python -m bench.drained_recall_bench --turns 20000 --queries 500
@@ -9,13 +8,10 @@ The store (bench/.data/drained-<turns>, kept for the next run): real-length turn
 (seed 5, ten conversations, one private agent each) remembered in process, then drained through
 `signet up` (API + Dagster: extraction, decisions, graph, hints) until no job is pending. Queries: the
 first eight words of randomly chosen turns, asked as their conversation's agent, and (a third as many
-of each) questions naming both of a conversation's speakers ("What do Ana and Ben both say about ...?",
-which recall also asks of each name: recall/halves.py) and yes/no questions about one speaker ("Would
-Ana enjoy ...?", which recall also asks as her statement: recall/statements.py), timed apart. Four
-`signet serve` processes on that store (the default; `search.questionHalves` false;
-`search.statementForm` false; bridges off: `search.bridgeWeight` 0) are asked query by query in turn
-over keep-alive clients, then the same queries in process, kind by kind, each asked once before it
-is timed (every query vector cached: the floor).
+of each) questions naming both of a conversation's speakers ("What do Ana and Ben both say about ...?")
+and yes/no questions about one speaker ("Would Ana enjoy ...?"), timed apart. `signet serve` on that
+store is asked over a keep-alive client, then the same queries in process, kind by kind, each asked
+once before it is timed (every query vector cached: the floor).
 """
 
 from __future__ import annotations
@@ -101,9 +97,7 @@ def main() -> None:
              "one person": person_questions(found, args.seed, args.queries // 3)}
     asked = [(kind, body) for kind, bodies in kinds.items() for body in bodies]
     random.Random(args.seed).shuffle(asked)  # the kinds interleaved: neither runs on a warmer machine
-    modes = {"default": {}, "no question halves": {"SIGNET_SEARCH__QUESTION_HALVES": "false"},
-             "no statement form": {"SIGNET_SEARCH__STATEMENT_FORM": "false"},
-             "bridges off": {"SIGNET_SEARCH__BRIDGE_WEIGHT": "0"}}
+    modes = {"default": {}}
     times: dict[tuple[str, str], list[float]] = {(f"HTTP, {m}", k): [] for m in modes for k in kinds}
     with tempfile.TemporaryDirectory() as tmp:
         servers = {m: ApiServer(ws, Path(tmp) / f"serve-{i}.log", env=env) for i, (m, env) in enumerate(modes.items())}
@@ -126,8 +120,7 @@ def main() -> None:
     try:
         rows = svc.db.reader().execute("SELECT count(*), count(source_memory_id) FROM memories WHERE is_deleted = 0")
         total, derived = next(iter(rows))
-        # Kind by kind, each asked once untimed first: a kind's queries and the vectors recall adds (halves,
-        # statements, bridge residuals) fit the query cache, all of them together would not.
+        # Kind by kind, each asked once untimed first: a kind's query vectors fit the query cache.
         for kind in kinds:
             mine = [RecallRequest(**body) for k, body in asked if k == kind]
             for req in mine:

@@ -48,21 +48,6 @@ class SearchConfig(Section):
                                    validation_alias=AliasChoices("temporal_weight", "temporalWeight"))
     reply_weight: float = Field(0.85, ge=0.0, le=1.0, validation_alias=AliasChoices("reply_weight", "replyWeight"))
     reply_anchors: int = Field(5, ge=1, le=50, validation_alias=AliasChoices("reply_anchors", "replyAnchors"))
-    # Bridges (recall/bridges.py): a rare entity the best candidates mention and the query does not
-    # lifts its best memory to bridge_weight x the anchor's score; 0 turns it off.
-    bridge_weight: float = Field(0.9, ge=0.0, le=1.0, validation_alias=AliasChoices("bridge_weight", "bridgeWeight"))
-    bridge_anchors: int = Field(2, ge=1, le=20, validation_alias=AliasChoices("bridge_anchors", "bridgeAnchors"))
-    bridge_max_mentions: int = Field(
-        30, ge=2, le=10_000, validation_alias=AliasChoices("bridge_max_mentions", "bridgeMaxMentions"))
-    # Of the memories a bridge entity reaches, lift the one closest to what the question asks beyond its
-    # anchor (one more query embedding when it reaches several); false: the one closest to the question.
-    bridge_residual: bool = Field(True, validation_alias=AliasChoices("bridge_residual", "bridgeResidual"))
-    # A question naming two or three people or things ("both A and B") is also asked of each alone, and a
-    # memory keeps its best score (recall/halves.py): a recall more per name, beside it, only for such questions.
-    question_halves: bool = Field(True, validation_alias=AliasChoices("question_halves", "questionHalves"))
-    # A yes/no question about one named person is also asked as that person's own statement ("Would Ana
-    # enjoy ...?" -> "Ana: I enjoy ...", recall/statements.py): a recall more, beside it, only for such questions.
-    statement_form: bool = Field(True, validation_alias=AliasChoices("statement_form", "statementForm"))
     # A memory and its derived facts compete as one result (recall/context.py).
     collapse_derived: bool = Field(True, validation_alias=AliasChoices("collapse_derived", "collapseDerived"))
     # A derived fact counts at this share of its score: 1.0 was best on one set, 0.9 on the other;

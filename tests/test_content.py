@@ -1,8 +1,9 @@
 import hashlib
+import time
 
 import pytest
 
-from signet_pipeline.text.content import infer_type, normalize_content, parse_prefixes, parse_tags
+from signet_pipeline.text.content import asks, infer_type, normalize_content, parse_prefixes, parse_tags
 
 
 def sha(text: str) -> str:
@@ -77,3 +78,19 @@ def test_hash_is_pinned_to_known_values():
         "058e6f30768bdcc4b10c6310b0b3084eaee94c6ba986b8bfef1df175b2af2058")
     assert normalize_content("...").content_hash == (
         "ab5df625bc76dbd4e163bed2dd888df828f90159bb93556525c31821b6541d46")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Ana: any fitness tips for me?", True), ("how was work today? 🙃", True), ("(really?)", True),
+    ("Ana: I swim every morning.", False), ("Is it? No, it's fine.", False), ("", False),
+])
+def test_asks(text, expected):
+    assert asks(text) is expected
+
+
+def test_asks_costs_little_on_long_input():
+    """It once took seconds on a long run of punctuation (a regex retrying at each position)."""
+    started = time.perf_counter()
+    for text in ["!" * 100_000, "-" * 100_000 + "?"]:
+        asks(text)
+    assert time.perf_counter() - started < 1.0

@@ -100,16 +100,3 @@ def test_coverage_weighs_query_words_by_rarity():
     assert terms.coverage(set()) == 0.0
     name_only = terms.coverage({"simon", "yep"})
     assert 0 < name_only < 0.2 < terms.coverage({"bicycl"})
-
-
-def test_the_residual_of_a_query_leaves_out_the_words_a_memory_already_holds():
-    from signet_pipeline.text.fts_query import QueryTerms
-
-    terms = QueryTerms.build(["marek", "big", "brother", "living"],
-                             {"marek": "marek", "big": "big", "brother": "brother", "living": "live"},
-                             {"marek": 100, "big": 40, "brother": 20, "live": 30}, rows=1000)
-    asked = "What does Marek's big brother do for a living?"
-    assert terms.residual(asked, {"marek", "big", "brother"}) == "What does do for living"  # and no stray letters
-    assert terms.residual(asked, set()) == "What does Marek big brother do for living"
-    # Only the stems wanted count: "live" held, "big" not.
-    assert terms.coverage({"live", "brother"}, {"big", "live"}) == terms.idf["live"] / (terms.idf["big"] + terms.idf["live"])

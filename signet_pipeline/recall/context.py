@@ -78,7 +78,7 @@ def family_of(rows: dict[str, Row]) -> Callable[[str], str]:
 
 def best_families(fused: dict[str, Candidate], family: Callable[[str], str], n: int) -> dict[str, tuple[str, Candidate]]:
     """family -> (its best-scoring member, that member's candidate) for the n best families, best first:
-    the anchors of the steps that follow a strong candidate (replies, bridges), so that a fact and its
+    the anchors of the steps that follow a strong candidate (replies), so that a fact and its
     source do not take two anchor places."""
     best: dict[str, tuple[str, Candidate]] = {}
     for mid, candidate in sorted(fused.items(), key=lambda kv: -kv[1].score):
@@ -108,8 +108,7 @@ def one_per_family(fused: dict[str, Candidate], rows: dict[str, Row], visible) -
     best-scoring member stands for it (with `source_memory_id` a fact still points at what was
     said) and the others leave the candidates, so one piece of evidence does not take several
     places. Facts of a source the reader cannot see, or that is gone, form a family of their own.
-    `visible(ids)` is the subset the reader's filter admits. Run once, after a question's halves
-    joined: each of them may hold the family in another member."""
+    `visible(ids)` is the subset the reader's filter admits. Run last, once every candidate joined."""
     family = family_of(rows)
     roots = {mid: family(mid) for mid in fused if mid in rows}
     missing = [root for root in set(roots.values()) if root not in rows]

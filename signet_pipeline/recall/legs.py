@@ -33,12 +33,7 @@ class KeywordLeg:
 
 
 def keyword_leg(svc: MemoryService, conn: apsw.Connection, text: str, flt: MemoryFilter, pool: int,
-                budget: int | None = None, search: bool = True) -> KeywordLeg:
-    """`search` False: the query's words for coverage scoring only, no full-text search (a question's
-    halves, whose words the question's own search already matched)."""
-    if not search:
-        keywords = keyword_query(svc, conn, text, budget)
-        return KeywordLeg(keywords.terms if keywords is not None else None)
+                budget: int | None = None) -> KeywordLeg:
     with fts_deadline(svc, conn):
         keywords = keyword_query(svc, conn, text, budget)
         if keywords is None:

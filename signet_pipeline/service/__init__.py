@@ -69,9 +69,6 @@ class MemoryService:
         self.hint_doc_freqs = DocFreqCache(partial(mem_store.stem_doc_counts, table="memory_hints_fts"),
                                            hints_store.documents)
         self.pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="signet-vector-leg")
-        # A question's halves (recall/halves.py) are scored beside it; their own vector legs go to `pool`,
-        # so the two never wait on each other's workers.
-        self.halves_pool = ThreadPoolExecutor(max_workers=3, thread_name_prefix="signet-halves")
         self.reads_first = ReadsFirst(settings.search.reads_first_max_wait_ms)
         self.embed_behind = EmbeddingWriter(self.db, self.embedder, reads_first=self.reads_first) \
             if settings.embedding.write_behind and self.embedder.enabled else None
@@ -134,7 +131,6 @@ class MemoryService:
         if self._index is not None:
             self._index.close()  # a rebuild in progress stops before the store closes
         self.access.close()
-        self.halves_pool.shutdown(wait=True)
         self.pool.shutdown(wait=True)
         self.embedder.close()
         self.telemetry.close()

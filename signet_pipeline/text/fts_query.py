@@ -80,15 +80,8 @@ class QueryTerms:
     def doc_freq_by_word(self, doc_counts: dict[str, int]) -> dict[str, int]:
         return {w: doc_counts.get(self.stems[w], 0) for w in self.words}
 
-    def residual(self, text: str, covered: set[str]) -> str:
-        """`text` (the query these terms come from) without the content words whose stems are in
-        `covered`, nor stray letters (the "s" of "Marek's"): what is left to find once a memory
-        holding those stems is found."""
-        return " ".join(w for w in _TOKEN.findall(text)
-                        if self.stems.get(w.lower()) not in covered and (len(w) > 1 or w.lower() in self.stems))
-
-    def coverage(self, doc_stems: set[str], wanted: set[str] | None = None) -> float:
-        """`wanted`: only these of the query's stems count (default: all)."""
-        wanted = set(self.stems.values()) if wanted is None else wanted & set(self.stems.values())
+    def coverage(self, doc_stems: set[str]) -> float:
+        """The IDF-weighted share of the query's words that the document holds."""
+        wanted = set(self.stems.values())
         total = sum(self.idf[s] for s in wanted)
         return sum(self.idf[s] for s in wanted if s in doc_stems) / total if total else 0.0

@@ -295,18 +295,6 @@ def memories_mentioning(conn: apsw.Connection, entity_ids: list[str], limit: int
         (json.dumps(entity_ids), limit))]
 
 
-def mentions_by_entity(conn: apsw.Connection, entity_ids: list[str], per_entity: int) -> dict[str, list[str]]:
-    """entity id -> live memories mentioning it, at most `per_entity` each (recall's bridges)."""
-    out: dict[str, list[str]] = {entity_id: [] for entity_id in entity_ids}
-    for entity_id, memory_id in conn.execute(
-            "SELECT entity_id, memory_id FROM (SELECT m.entity_id, m.memory_id, row_number() OVER "
-            "(PARTITION BY m.entity_id) AS n FROM memory_entity_mentions m JOIN memories mem ON mem.id = m.memory_id "
-            "WHERE m.entity_id IN (SELECT value FROM json_each(?)) AND mem.is_deleted = 0) WHERE n <= ?",
-            (json.dumps(entity_ids), per_entity)):
-        out[entity_id].append(memory_id)
-    return out
-
-
 def linked_entities(conn: apsw.Connection, memory_ids: list[str]) -> dict[str, list[tuple[str, int]]]:
     """memory id -> [(entity id, entity mentions)] for the hub dampening."""
     out: dict[str, list[tuple[str, int]]] = {}
