@@ -207,3 +207,41 @@ def test_codex_trust_hash_is_codexs_canonical_form():
     assert codex.trusted_hash("UserPromptSubmit", grp, grp["hooks"][0]) == \
         "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
     assert codex.label("PostToolUse") == "post_tool_use"
+
+
+def test_reconnecting_with_their_hook_after_ours_moves_their_trust_and_keeps_their_toml(home):
+    """Their hook after ours moves up a place when ours go to the end again; its trust moves with it
+    (a key that is also our new one). Multi-line strings and the comments above a table stay as written."""
+    folder = home / ".codex"
+    folder.mkdir()
+    config = 'instructions = """first\n\n\nlast"""\n'
+    (folder / "config.toml").write_text(config)
+    assert signet("connect", "codex") == 0
+    hooks_file = folder / "hooks.json"
+    wired = json.loads(hooks_file.read_text())
+    mine = {"hooks": [{"type": "command", "command": "say done", "timeout": 5}]}
+    wired["hooks"]["Stop"].append(mine)
+    hooks_file.write_text(json.dumps(wired))
+    source = str(hooks_file.resolve())
+    with open(folder / "config.toml", "a") as f:
+        f.write(f'\n# my own trust, kept by hand\n[hooks.state."{source}:stop:1:0"]\nenabled = true\n'
+                f'trusted_hash = "sha256:theirs"\n')
+    assert signet("connect", "codex") == 0
+    text = (folder / "config.toml").read_text()
+    states = tomllib.loads(text)["hooks"]["state"]
+    assert states[f"{source}:stop:0:0"] == {"enabled": True, "trusted_hash": "sha256:theirs"}
+    assert states[f"{source}:stop:1:0"]["trusted_hash"] != "sha256:theirs"  # ours, now after theirs
+    assert tomllib.loads(text)["instructions"] == "first\n\n\nlast" and "# my own trust, kept by hand" in text
+
+
+def test_a_backup_keeps_the_files_mode_and_a_symlinked_config_stays_a_link(home):
+    real = home / "dotfiles" / "settings.json"
+    real.parent.mkdir()
+    real.write_text(json.dumps({"env": {"TOKEN": "secret"}}))
+    real.chmod(0o600)
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").symlink_to(real)
+    assert signet("connect", "claude-code") == 0
+    assert (home / ".claude" / "settings.json").is_symlink() and our_commands(json.loads(real.read_text()))
+    (backup,) = backups(home / ".claude")
+    assert backup.stat().st_mode & 0o777 == 0o600 and real.stat().st_mode & 0o777 == 0o600

@@ -145,3 +145,6 @@ def test_codex_session_gets_memories_offers_the_tools_and_hands_over_its_transcr
     assert list(transcripts.values()) == [f"User: {QUESTION}\n\nAssistant: Behind the garage door."]
     sessions = sessions_store.transcripts(svc.db.reader(), list(transcripts), "default")
     assert sessions == transcripts
+    # Stop ends a turn, not the session: a checkpoint (Codex has no session end)
+    ended = svc.db.reader().execute("SELECT ended_at FROM sessions WHERE session_key = ?", (list(transcripts)[0],))
+    assert ended.fetchone() == (None,)

@@ -245,3 +245,39 @@ def test_session_start_fits_what_the_harness_shows_whole(api, client, svc):
 def test_fit_cuts_after_a_whole_line():
     text = "line one\nline two\nline three"
     assert fit(text, 100) == text and fit(text, 20) == "line one\nline two" and fit("é" * 10, 7, count_bytes=True) == "ééé"
+
+
+def test_a_transcript_over_the_read_limit_is_read_from_its_end(tmp_path, monkeypatch):
+    from signet_cli.harness import hook as hook_module
+
+    transcript = tmp_path / "long.jsonl"
+    transcript.write_text("\n".join(json.dumps({"type": "user", "message": {"role": "user", "content": f"turn {i}"}})
+                                    for i in range(1000)) + "\n")
+    monkeypatch.setattr(hook_module, "MAX_TRANSCRIPT_FILE_BYTES", 2000)
+    text = hook_module._transcript_text({"transcript_path": str(transcript)})
+    assert text.rstrip().endswith('"turn 999"}}') and '"turn 0"' not in text
+    assert text.startswith("{")  # from the first whole line on
+
+
+def test_the_host_header_brackets_an_ipv6_address():
+    try:
+        listener = socket.socket(socket.AF_INET6)
+        listener.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    with listener:
+        listener.listen(1)
+        port = listener.getsockname()[1]
+        seen: list[bytes] = []
+
+        def serve() -> None:
+            conn, _ = listener.accept()
+            with conn:
+                seen.append(conn.recv(65536))
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+
+        threading.Thread(target=serve, daemon=True).start()
+        from signet_cli.harness.http_post import post
+
+        assert post(f"http://[::1]:{port}", "/x", {}, {}, 5) == {}
+    assert f"Host: [::1]:{port}\r\n".encode() in seen[0]

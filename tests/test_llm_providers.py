@@ -113,6 +113,7 @@ def test_unreachable_and_slow_servers():
         ('{"a": "keep ,] and ,} inside strings",}', {"a": "keep ,] and ,} inside strings"}),
         ('{"a": "a quote \\" then ,]",}', {"a": 'a quote " then ,]'}),
         ("[1,,]", None),
+        ('The 27" monitor:\n{"facts": ["price, ]"]}', {"facts": ["price, ]"]}),  # a stray quote in the prose
     ],
 )
 def test_tolerant_json_extraction(text, expected):

@@ -323,6 +323,9 @@ def test_a_transcript_is_kept_as_its_conversation():
     assert compaction_summary(CLAUDE_CODE) is None
     for kept_as_is in ("user: plain text stays text", '{"type": "other"}\n{"type": "unknown"}', ""):
         assert conversation(kept_as_is) == kept_as_is
+    # a lone surrogate escaped in the JSON (a half emoji) is no text: it is kept as U+FFFD
+    half = '{"type": "user", "message": {"role": "user", "content": "cut \\ud83d here"}}'
+    assert conversation(half) == "User: cut \ufffd here"
     long = "\n\n".join(f"User: turn {i}" for i in range(100))
     assert newest(long, 43) == newest(long, 50) == "User: turn 97\n\nUser: turn 98\n\nUser: turn 99"
     assert newest(long, 42) == "User: turn 98\n\nUser: turn 99" and newest("abc", 2) == "bc"

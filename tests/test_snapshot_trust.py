@@ -275,3 +275,24 @@ def test_a_snapshot_cannot_plant_a_vector_for_another_agents_text(make_service, 
                             headers=_headers(svc, "agent", "a2")).json()["results"]
     boat_hit = next((h for h in found if h["id"] == boat.id), None)
     assert boat_hit is None or boat_hit["score"] < 0.3, boat_hit  # was 0.54 with the planted vector
+
+
+@pytest.mark.parametrize("bulk", [False, True], ids=["row-by-row", "bulk"])
+def test_a_full_snapshot_cannot_give_a_vector_to_text_no_memory_of_its_holds(make_service, tmp_path, bulk):
+    """A vector for the hash of a2's text, in a snapshot with no memory of that text: refused on both
+    paths (the bulk path once checked only that one agent held the text, not which)."""
+    svc = make_service(auth={"mode": "team"})
+    remember(svc, RememberRequest(content="my boat is named Seagull", agentId="a2", visibility="private"))
+    remember(svc, RememberRequest(content="The deploy key rotates every Monday", agentId="a1"))
+    settle(svc)
+    victim_hash = normalize_content("my boat is named Seagull").content_hash
+    with svc.db.write() as conn:  # as if a2's vector had not been written yet
+        conn.execute("DELETE FROM embeddings WHERE content_hash = ?", (victim_hash,))
+    snap = tmp_path / "a1-snap"
+    export_snapshot(svc.db, snap, agent="a1")
+    planted = _first(snap, "embeddings", content_hash=victim_hash)
+    _forge(snap, "embeddings", add=[planted], full=True)
+    report = _import(svc, snap, bulk=bulk)
+    assert report.tables["embeddings"].refused == 1
+    held = svc.db.reader().execute("SELECT count(*) FROM embeddings WHERE content_hash = ?", (victim_hash,))
+    assert held.fetchone() == (0,)

@@ -1,7 +1,8 @@
 """POST /mcp: the MCP server over Streamable HTTP (JSON responses only; no SSE stream, so GET
-answers 405). The route itself needs no auth (spec table: none), but every tool call is an
-in-process request to the REST API carrying the caller's Authorization, Host, peer address and
-identity headers, so it is authorized exactly as the caller calling that route directly."""
+answers 405). The route needs an identity, checked before the body is read (any role: the spec
+table says none, issue 43 asked for no anonymous parsing), and every tool call is an in-process
+request to the REST API carrying the caller's Authorization, Host, peer address and identity
+headers, so it is authorized exactly as the caller calling that route directly."""
 
 from __future__ import annotations
 

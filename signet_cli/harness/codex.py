@@ -19,10 +19,11 @@ from signet_cli.harness.hook_entries import Wiring
 from signet_cli.harness.toml_tables import TablePath
 
 HARNESS = "codex"
-# Codex event -> our hook. Stop ends each turn; there is no session end, so each Stop hands over the
-# transcript so far (as the reference's connector does): the summary job reads only what is new.
+# Codex event -> our hook. Stop ends each turn and Codex has no session end, so each Stop hands over
+# the transcript so far as a checkpoint (summarized from where the last summary stopped): as a
+# session-end, as the reference wires it, it would end the session after its first turn.
 EVENTS = {"SessionStart": "session-start", "UserPromptSubmit": "user-prompt-submit", "PreCompact": "pre-compaction",
-          "PostCompact": "compaction-complete", "Stop": "session-end"}
+          "PostCompact": "compaction-complete", "Stop": "checkpoint"}
 SERVER: TablePath = ("mcp_servers", "signet")
 NOTE = "written by `signet connect codex`; `signet disconnect codex` removes it"
 DEFAULT_TIMEOUT_S = 600  # what Codex assumes for a hook without one

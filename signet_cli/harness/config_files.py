@@ -80,7 +80,9 @@ def apply(edit: Edit, stamp: str | None = None) -> Path | None:
     """Write the edit atomically (same directory, then rename; the file's mode kept); the old
     content is kept beside it first. Returns the backup's path, if there was a file to back up."""
     assert edit.after is not None, "an edit that writes nothing is not applied"
-    edit.path.parent.mkdir(parents=True, exist_ok=True)
+    target = edit.path.resolve() if edit.path.is_symlink() else edit.path  # dotfiles kept by stow or chezmoi
+    target.parent.mkdir(parents=True, exist_ok=True)
+    mode = target.stat().st_mode & 0o777 if target.exists() else 0o600  # it may hold an MCP server's secrets
     backup = None
     if edit.before is not None:
         stamp = stamp or datetime.now().strftime("%Y%m%dT%H%M%S")
@@ -88,16 +90,16 @@ def apply(edit: Edit, stamp: str | None = None) -> Path | None:
         n = 1
         while backup.exists():  # two runs in one second keep both backups
             backup, n = edit.path.with_name(f"{edit.path.name}.signet-{stamp}-{n}.bak"), n + 1
-        backup.write_text(edit.before, encoding="utf-8")
-    mode = edit.path.stat().st_mode & 0o777 if edit.path.exists() else 0o600
-    fd, tmp = tempfile.mkstemp(dir=edit.path.parent, prefix=f".{edit.path.name}.", suffix=".tmp")
+        with os.fdopen(os.open(backup, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode), "w", encoding="utf-8") as f:
+            f.write(edit.before)
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(edit.after)
             f.flush()
             os.fsync(f.fileno())
         os.chmod(tmp, mode)
-        os.replace(tmp, edit.path)
+        os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -127,6 +127,10 @@ def _transcript_text(payload: Payload) -> str | None:
         return None
     try:
         with open(os.path.expanduser(path), "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            if size > MAX_TRANSCRIPT_FILE_BYTES:  # the newest part: the end of the session
+                f.seek(size - MAX_TRANSCRIPT_FILE_BYTES)
+                f.readline()  # from the first whole line on
             data = f.read(MAX_TRANSCRIPT_FILE_BYTES)
     except OSError as exc:
         print(f"signet: transcript {path} not read: {exc.strerror or exc}", file=sys.stderr)
@@ -140,6 +144,9 @@ EVENTS: dict[str, Event] = {
     "pre-compaction": Event("/api/hooks/pre-compaction", 5.0, _pre_compaction, text="summaryPrompt"),
     "compaction-complete": Event("/api/hooks/compaction-complete", 10.0, _compaction_complete),
     "session-end": Event("/api/hooks/session-end", 25.0, _session_end),
+    # A turn of a session that goes on (Codex's Stop): its transcript so far, summarized from where the
+    # last summary stopped; the session is not ended.
+    "checkpoint": Event("/api/hooks/session-checkpoint-extract", 25.0, _session_end),
 }
 JSON_OUTPUT_HARNESSES = frozenset({"claude-code", "codex"})  # both read hookSpecificOutput.additionalContext
 # A hook's context longer than this reaches the model as a 2 KB preview and a file path: Claude Code

@@ -46,7 +46,8 @@ def post(url: str, route: str, body: dict[str, Any], headers: dict[str, str], ti
         data = json.dumps(body, ensure_ascii=False).encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate the harness sent: escaped, as JSON allows
         data = json.dumps(body).encode("ascii")
-    head = [f"POST {prefix}{route} HTTP/1.1", f"Host: {host}:{port}", "Content-Type: application/json",
+    authority = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    head = [f"POST {prefix}{route} HTTP/1.1", f"Host: {authority}", "Content-Type: application/json",
             f"Content-Length: {len(data)}", "Connection: close", "Accept: application/json",
             *(f"{name}: {value}" for name, value in headers.items())]
     with socket.create_connection((host, port), timeout=timeout) as raw:

@@ -75,19 +75,30 @@ def _header_path(line: str) -> TablePath | None:
 def edit(text: str, drop: Callable[[TablePath], bool], rename: Mapping[TablePath, TablePath],
          append: list[str]) -> str:
     """`text` without the tables `drop` selects (and their sub-tables), with the headers in `rename`
-    renamed, and the blocks in `append` at the end."""
+    renamed (a renamed table is never dropped), and the blocks in `append` at the end. Every kept
+    line is kept as written; the comments and blank lines that end a dropped table stay, as they
+    belong to the table after it."""
     out: list[str] = []
+    dropped: list[str] = []  # the current dropped table's lines
     dropping = False
     for line in text.splitlines(keepends=True):
         path = _header_path(line)
         if path is not None:
-            dropping = drop(path)
-            if not dropping and path in rename:
+            if dropping:  # its trailing comments and blank lines introduce this header
+                tail = len(dropped)
+                while tail > 0 and (not dropped[tail - 1].strip() or dropped[tail - 1].lstrip().startswith("#")):
+                    tail -= 1
+                out.extend(dropped[tail:])
+            dropping = path not in rename and drop(path)
+            dropped = []
+            if path in rename:
                 line = header(rename[path]) + "\n"
-        if not dropping:
+        if dropping:
+            dropped.append(line)
+        else:
             out.append(line)
-    kept = re.sub(r"\n{3,}", "\n\n", "".join(out)).strip("\n")
-    blocks = [kept] if kept else []
+    kept = "".join(out).rstrip("\n")
+    blocks = [kept] if kept.strip() else []
     return "\n\n".join(blocks + [b.strip("\n") for b in append]) + "\n" if blocks or append else ""
 
 

@@ -30,7 +30,7 @@ import apsw
 import polars as pl
 
 from signet_pipeline.errors import SnapshotError
-from signet_pipeline.snapshots import incremental
+from signet_pipeline.snapshots import incremental, ownership
 from signet_pipeline.snapshots.export import Progress
 from signet_pipeline.snapshots.incremental import Source, TableImport
 from signet_pipeline.snapshots.manifest import Manifest
@@ -94,14 +94,17 @@ def _not_repeating(conn: apsw.Connection, frame: pl.LazyFrame) -> pl.LazyFrame:
 
 def _sole_vectors(conn: apsw.Connection, plan: _Plan, memories: pl.LazyFrame) -> None:
     """The vectors the plan may load (snapshot_tables.VECTOR_GUARD, before any memory is loaded):
-    those of text that one agent alone holds, in the snapshot's memories and in the store."""
+    those of text that the row's agent in the snapshot alone holds, in the snapshot's memories and
+    in the store."""
     held = pl.DataFrame(snapshot_tables.hash_agents(conn), schema={"content_hash": pl.String, "agent_id": pl.String},
                         orient="row").lazy()
     texts = pl.concat([memories.select("content_hash", "agent_id"), held]).unique()
-    sole = texts.group_by("content_hash").agg(pl.col("agent_id").n_unique().alias("_agents")) \
-        .filter(pl.col("_agents") == 1).select("content_hash")
+    sole = texts.group_by("content_hash").agg(pl.col("agent_id").n_unique().alias("_agents"),
+                                              pl.col("agent_id").first().alias(ownership.OWNER)) \
+        .filter(pl.col("_agents") == 1).select("content_hash", ownership.OWNER)
     before = int(plan.new.select(pl.len()).collect().item())
-    plan.new = plan.new.join(sole, on="content_hash", how="semi")
+    owned = plan.src.owned(plan.new).join(sole, on=["content_hash", ownership.OWNER], how="semi")
+    plan.new = owned.select(plan.new.collect_schema().names())
     plan.refused += before - int(plan.new.select(pl.len()).collect().item())
 
 

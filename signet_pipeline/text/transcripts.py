@@ -24,6 +24,7 @@ WRAPPER_TAGS = ("system-reminder", "environment_context", "user_instructions", "
                 "command-args", "local-command-stdout", "local-command-stderr", "local-command-caveat", "ide_selection",
                 "ide_opened_file")
 _BLANK_LINES = re.compile(r"\n{3,}")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,13 @@ def conversation(raw: str) -> str:
     A text transcript, or one with no message this module can read, comes back as it was."""
     events = _events(raw)
     said = [t for t in (_turn(e, None) for e in events or []) if t is not None]
-    return "\n\n".join(render(t) for t in said) if said else raw
+    return as_text("\n\n".join(render(t) for t in said)) if said else raw
+
+
+def as_text(text: str) -> str:
+    """`text` with each lone UTF-16 surrogate (a JSON escape like \\ud83d left half) as U+FFFD: no
+    UTF-8 store can keep one."""
+    return text if text.isascii() else _SURROGATE.sub("\ufffd", text)
 
 
 def newest(text: str, max_chars: int) -> str:

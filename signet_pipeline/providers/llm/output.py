@@ -29,13 +29,15 @@ def extract_json(text: str) -> Any | None:
         except ValueError:
             pass
     decoder = json.JSONDecoder()
-    for i, ch in enumerate(relaxed):
-        if ch in "{[":
-            try:
-                value, _ = decoder.raw_decode(relaxed, i)
-                return value
-            except ValueError:
-                continue
+    # As written first: a stray quote in the prose around the JSON misleads the comma removal.
+    for candidate in dict.fromkeys((cleaned, relaxed)):
+        for i, ch in enumerate(candidate):
+            if ch in "{[":
+                try:
+                    value, _ = decoder.raw_decode(candidate, i)
+                    return value
+                except ValueError:
+                    continue
     return None
 
 
