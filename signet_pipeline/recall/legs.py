@@ -103,7 +103,10 @@ def vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> 
     # memories are embedded with the query in one call (recall under write load, docs/BENCHMARKS.md).
     writer = svc.embed_behind
     own = writer.unwritten(flt.agent_id) if writer is not None else None
-    if own:
+    if own and svc.embedder.asymmetric:  # a query is read unlike stored texts: two calls
+        query_vec, vectors = svc.embed_query(query), svc.embedder.embed(list(own.values()))
+        unwritten = {h: float(v @ query_vec) for h, v in zip(own, vectors)}
+    elif own:
         query_vec, *vectors = svc.embedder.embed([query, *own.values()])
         unwritten = {h: float(v @ query_vec) for h, v in zip(own, vectors)}
     elif own is None and writer is not None:  # many (one agent for many writers): see embed_behind

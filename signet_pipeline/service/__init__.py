@@ -121,7 +121,7 @@ class MemoryService:
             if cached is not None:
                 self._query_cache.move_to_end(text)
                 return cached
-        vector = self.embedder.embed_one(text)
+        vector = self.embedder.embed_queries([text])[0]
         self.cache_query_vector(text, vector)
         return vector
 

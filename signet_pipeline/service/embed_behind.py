@@ -121,15 +121,19 @@ class EmbeddingWriter:
                 mine = {}
             for h in mine:
                 self._claimed[h] = self._pending.pop(h)
-        vector = self._embed_taken(text, mine) if mine else embed_alone(text)
+        vector = self._embed_taken(text, mine, embed_alone) if mine else embed_alone(text)
         self._wait_for(lambda: self._embedded_upto, timeout)
         with self._cond:
             return vector, {**self._embedded, **{h: v for h, (_, v) in self._ready.items()}}
 
-    def _embed_taken(self, text: str, taken: dict[str, _Item]) -> np.ndarray:
-        """`text`'s vector, embedded in one call with the items a read took; theirs go to be written."""
+    def _embed_taken(self, text: str, taken: dict[str, _Item], embed_alone: Callable[[str], np.ndarray]) -> np.ndarray:
+        """`text`'s vector, embedded in one call with the items a read took (two when the model reads
+        a query unlike stored texts); theirs go to be written."""
         try:
-            vector, *vectors = self.embedder.embed([text, *(item.text for item in taken.values())])
+            if self.embedder.asymmetric:
+                vector, vectors = embed_alone(text), list(self.embedder.embed([item.text for item in taken.values()]))
+            else:
+                vector, *vectors = self.embedder.embed([text, *(item.text for item in taken.values())])
         except BaseException:
             with self._cond:  # back to the writer, which will try them itself
                 for h, item in taken.items():

@@ -19,6 +19,10 @@ def create_embedder(config: EmbeddingConfig) -> EmbeddingProvider:
         from signet_pipeline.providers.embeddings.onnx import OnnxMiniLM
 
         return OnnxMiniLM(threads=config.threads, max_tokens=config.max_tokens, batch_size=config.batch_size)
+    if config.provider == "e5":
+        from signet_pipeline.providers.embeddings.e5 import E5Small
+
+        return E5Small(threads=config.threads)
     if config.provider == "none":
         return NoEmbeddings()
     from signet_pipeline.providers.embeddings.remote import OllamaEmbeddings, OpenAIEmbeddings

@@ -51,22 +51,37 @@ class EmbeddingProvider(ABC):
     def dimensions(self) -> int | None:
         """Vector size, or None while an HTTP provider has not answered yet."""
 
+    # A model that reads a search query unlike a stored text (E5's "query: " / "passage: "): a query and
+    # stored texts are then never embedded in one call.
+    asymmetric = False
+
     @abstractmethod
     def _embed(self, texts: list[str]) -> np.ndarray:
-        """Raw vectors for texts (n x d)."""
+        """Raw vectors for texts to store (n x d)."""
+
+    def _embed_queries(self, texts: list[str]) -> np.ndarray:
+        """Raw vectors for search queries: as stored texts, unless the model is asymmetric."""
+        return self._embed(texts)
 
     def embed(self, texts: list[str]) -> np.ndarray:
-        """L2-normalized float32 vectors, one row per text. Raises ProviderError."""
+        """L2-normalized float32 vectors of texts to store, one row per text. Raises ProviderError."""
+        return self._guarded(texts, self._embed)
+
+    def embed_queries(self, texts: list[str]) -> np.ndarray:
+        """As `embed`, for search queries."""
+        return self._guarded(texts, self._embed_queries)
+
+    def _guarded(self, texts: list[str], encode) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dimensions or 0), dtype=np.float32)
         wait = self._down_until - time.monotonic()
         if self.cooling_down:
             raise ProviderError(f"{self._last_error} (not retried for another {wait:.0f} s)")
-        return self._checked(texts)
+        return self._checked(texts, encode)
 
-    def _checked(self, texts: list[str]) -> np.ndarray:
+    def _checked(self, texts: list[str], encode=None) -> np.ndarray:
         try:
-            vectors = self._embed(texts)
+            vectors = (encode or self._embed)(texts)
             if vectors.ndim != 2 or vectors.shape[0] != len(texts):
                 raise ProviderError(f"{self.name}: expected {len(texts)} vectors, got shape {vectors.shape}")
         except ProviderError as exc:
