@@ -70,3 +70,11 @@ def recall(client, query: str, **fields) -> dict:
     response = client.post("/api/memory/recall", json={"query": query, **fields})
     assert response.status_code == 200, response.text
     return response.json()
+
+
+def bearer(svc: MemoryService, role: str, sub: str, agent: str | None = None) -> dict[str, str]:
+    """The Authorization header of a token the service's workspace secret signs (team-mode tests)."""
+    from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
+
+    secret = load_or_create_secret(svc.settings.auth_secret_path)
+    return {"authorization": f"Bearer {issue(secret, sub=sub, role=role, scope=TokenScope(agent=agent), ttl_s=600)[0]}"}

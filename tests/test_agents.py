@@ -6,7 +6,7 @@ from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
 from signet_pipeline.store import agents as agents_store
-from tests.conftest import remember
+from tests.conftest import bearer, remember
 
 ROSTER = """agents:
   roster:
@@ -89,13 +89,10 @@ def test_a_group_policy_needs_a_group(workspace):
 
 def test_an_agents_memory_count_holds_only_what_the_caller_may_read(make_service):
     """Issue 43: GET /api/agents/a1 as a2 or a readonly token counted a1's private memories too."""
-    from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
-
     svc = make_service(auth={"mode": "team"})
-    secret = load_or_create_secret(svc.settings.auth_secret_path)
 
     def token(role: str, sub: str) -> dict[str, str]:
-        return {"authorization": f"Bearer {issue(secret, sub=sub, role=role, scope=TokenScope(), ttl_s=600)[0]}"}
+        return bearer(svc, role, sub)
 
     with TestClient(create_app(service=svc)) as client:
         for content, visibility in (("a1 rotates the deploy key", "global"), ("a1's salary is private", "private"),

@@ -7,20 +7,15 @@ import pytest
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
-from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
 from signet_pipeline.store import sessions as sessions_store
+from tests.conftest import bearer
 
 
 @pytest.fixture
 def team(make_service):
     svc = make_service(auth={"mode": "team"})
-    secret = load_or_create_secret(svc.settings.auth_secret_path)
-
-    def token(sub: str) -> dict[str, str]:
-        return {"authorization": f"Bearer {issue(secret, sub=sub, role='agent', scope=TokenScope(), ttl_s=600)[0]}"}
-
     with TestClient(create_app(service=svc)) as client:
-        yield client, svc, token("a1"), token("a2")
+        yield client, svc, bearer(svc, "agent", "a1"), bearer(svc, "agent", "a2")
 
 
 def hook(client, name: str, headers: dict, **body):

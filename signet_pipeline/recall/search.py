@@ -117,6 +117,7 @@ class Gathered:
     visible: set[str]  # what the graph walk reached that the caller may read
     boosted: set[str]
     rows: dict[str, Row]
+    use_graph: bool  # the graph steps run (the caller's options and the pipeline's settings)
 
 
 @dataclass
@@ -194,7 +195,7 @@ def _gather(svc: MemoryService, plan: Plan, options: RecallOptions, watch: Stopw
         watch.lap("query_embedding_wait")
     ids = [*keywords.content, *keywords.hints, *(leg.found if leg else []), *visible]
     return Gathered(keywords.terms, keywords.content, keywords.hints, leg, trav, visible, boosted,
-                    mem_store.fetch_many(conn, list(dict.fromkeys(ids))))
+                    mem_store.fetch_many(conn, list(dict.fromkeys(ids))), use_graph)
 
 
 def _score(svc: MemoryService, plan: Plan, options: RecallOptions, found: Gathered, watch: Stopwatch) -> Scored:
@@ -228,9 +229,8 @@ def _score(svc: MemoryService, plan: Plan, options: RecallOptions, found: Gather
     for mid in found.boosted & fused.keys():
         fused[mid].score += pipeline.graph.boost_weight
     watch.lap("fusion")
-    use_graph = options.graph and pipeline.graph_on
     dampened = dampen(conn, plan.flt.agent_id, fused, rows, pipeline.dampening, set(found.trav.focal)) \
-        if use_graph else {}
+        if found.use_graph else {}
     if options.context:
         dated_weight = cfg.temporal_weight if context.asks_when(plan.req.query) else 0.0
         if dated_weight:
