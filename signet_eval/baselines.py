@@ -14,7 +14,7 @@ import apsw
 import numpy as np
 
 from signet_pipeline.providers.embeddings import EmbeddingProvider
-from signet_pipeline.store.memories import FTS_TOKENIZER
+from signet_pipeline.store.fulltext.functions import FTS_TOKENIZER
 from signet_pipeline.text.fts_query import build_match
 
 POOL = 50

@@ -40,6 +40,9 @@ class SearchConfig(Section):
     graph_hub_mentions: int = Field(
         10_000, ge=0, le=100_000_000, validation_alias=AliasChoices("graph_hub_mentions", "graphHubMentions")
     )
+    # Rank keywords by the asking agent's own document frequencies when other agents share the store
+    # (store/fulltext/agent_terms.py); false ranks by the whole store's, for agents that mostly read others' global memories.
+    agent_term_stats: bool = Field(True, validation_alias=AliasChoices("agent_term_stats", "agentTermStats"))
     # Hubness correction of cosines (recall/hubness.py): 0 disables; neighbours compared per candidate.
     hub_penalty: float = Field(1.0, ge=0.0, le=10.0, validation_alias=AliasChoices("hub_penalty", "hubPenalty"))
     hub_neighbours: int = Field(10, ge=1, le=100, validation_alias=AliasChoices("hub_neighbours", "hubNeighbours"))

@@ -81,7 +81,8 @@ def test_frequent_words_are_left_out_only_above_the_budget():
 
 
 def test_doc_counts_follow_the_fts_stemmer(fuzz_service):
-    from signet_pipeline.store.memories import stem_doc_counts, stem_words, text_stemmer
+    from signet_pipeline.store.fulltext.functions import stem_words, text_stemmer
+    from signet_pipeline.store.memories import stem_doc_counts
 
     conn = fuzz_service.db.reader()
     stems = stem_words(conn, ["operators", "words", "unicode", "nothinghere"])

@@ -26,7 +26,8 @@ class RepairRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", **STRICT)
 
     reason: str | None = Field(None, max_length=500)
-    repair: bool = Field(False, description="check-fts: rebuild the index when it drifted more than 10%")
+    repair: bool = Field(False, description="check-fts: rebuild the index when it drifted more than 10%, and the "
+                                            "per-agent term statistics when an agent's differ from its rows")
 
 
 class ReembedRequest(BaseModel):

@@ -35,12 +35,12 @@ class KeywordLeg:
 def keyword_leg(svc: MemoryService, conn: apsw.Connection, text: str, flt: MemoryFilter, pool: int,
                 budget: int | None = None) -> KeywordLeg:
     with fts_deadline(svc, conn):
-        keywords = keyword_query(svc, conn, text, budget)
+        keywords = keyword_query(svc, conn, text, budget, flt.agent_id)
         if keywords is None:
             return KeywordLeg()
         if keywords.over_budget:  # BM25 would score more rows than the budget allows (recall/keywords.py)
             return KeywordLeg(keywords.terms)
-        content = [mid for mid, _ in mem_store.fts_search(conn, keywords.match, flt, pool)]
+        content = [mid for mid, _ in mem_store.fts_search(conn, keywords.match, flt, pool, weights=keywords.weights)]
         # Half a pool of hint candidates: as good as a full one on the LoCoMo-format eval (a fifth
         # lost R@10). On this thread: a worker thread beside the content FTS measured no faster.
         hint_match = hints_match(svc, conn, keywords) if svc.settings.pipeline.hints.enabled else None

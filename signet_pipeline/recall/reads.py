@@ -115,8 +115,8 @@ def legacy_search(svc: MemoryService, q: str | None, flt: MemoryFilter, limit: i
         return [_view(r, LIST_FIELDS) for r in mem_store.list_page(conn, flt, limit or 50, 0)]
     limit = limit or 20
     with fts_deadline(svc, conn):
-        keywords = keyword_query(svc, conn, q)
-        hits = mem_store.fts_search(conn, keywords.match, flt, limit) if keywords else []
+        keywords = keyword_query(svc, conn, q, agent_id=flt.agent_id)
+        hits = mem_store.fts_search(conn, keywords.match, flt, limit, weights=keywords.weights) if keywords else []
     found = mem_store.fetch_many(conn, [mid for mid, _ in hits])
     scores = normalize_bm25(hits)
     return [{**_view(found[mid], LIST_FIELDS), "score": round(scores[mid], 6)} for mid, _ in hits if mid in found]

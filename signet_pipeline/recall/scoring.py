@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from signet_pipeline.graph.traversal import Traversal
 from signet_pipeline.recall.dampening import Candidate
-from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.fulltext.functions import text_stemmer
 from signet_pipeline.store.db import Row
 from signet_pipeline.text.fts_query import QueryTerms
 
@@ -19,7 +19,7 @@ def keyword_scorer(conn, terms: QueryTerms | None, rows: dict[str, Row],
     prospective hint when that is higher (spec: hint and content scores merge by max, never add)."""
     if terms is None:
         return lambda mid: 0.0
-    stems_of = mem_store.text_stemmer(conn)
+    stems_of = text_stemmer(conn)
 
     def score(mid: str) -> float:
         return max([terms.coverage(stems_of(rows[mid]["content"])),

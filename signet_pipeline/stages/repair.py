@@ -34,6 +34,7 @@ from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import history as history_store
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.fulltext import agent_terms
 from signet_pipeline.store.queue import JobQueue
 from signet_pipeline.timeutil import now_iso, parse_iso, to_iso
 from signet_pipeline.write.remember import Actor
@@ -58,15 +59,20 @@ def release_leases(svc: MemoryService, options: dict[str, Any], actor: Actor) ->
 
 
 def check_fts(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
-    """Compare the FTS index with the memories table; rebuild when asked and > 10% apart."""
+    """Compare the FTS index with the memories table, and each agent's term statistics with its live
+    rows; when asked, rebuild the index when > 10% apart and the statistics when any agent is off."""
     with svc.db.write() as conn:
         counts = mem_store.storage_counts(conn)
         mismatch = abs(counts["fts_rows"] - counts["total"]) / counts["total"] if counts["total"] else 0.0
         rebuilt = bool(options.get("repair")) and mismatch > FTS_MISMATCH_MAX
         if rebuilt:
             mem_store.rebuild_fts(conn)
+        drift = agent_terms.drifted_agents(conn)
+        stats_rebuilt = bool(options.get("repair")) and drift > 0
+        if stats_rebuilt:
+            agent_terms.rebuild(conn)
     return {"ftsRows": counts["fts_rows"], "memories": counts["total"], "mismatch": round(mismatch, 4),
-            "rebuilt": rebuilt}
+            "rebuilt": rebuilt, "termStatsDrift": drift, "termStatsRebuilt": stats_rebuilt}
 
 
 def retention_sweep(svc: MemoryService, options: dict[str, Any], actor: Actor) -> dict[str, Any]:
@@ -161,8 +167,10 @@ def _refreshed(r: dict[str, Any]) -> tuple[bool, int, str]:
 
 
 def _fts(r: dict[str, Any]) -> tuple[bool, int, str]:
-    return True, int(r["rebuilt"]), f"FTS index {r['mismatch']:.1%} apart from the memories" + (
-        ", rebuilt" if r["rebuilt"] else "")
+    stats = f"; term statistics of {r['termStatsDrift']} agents off" + (", rebuilt" if r["termStatsRebuilt"] else "")
+    return True, int(r["rebuilt"]) + int(r["termStatsRebuilt"]), (
+        f"FTS index {r['mismatch']:.1%} apart from the memories" + (", rebuilt" if r["rebuilt"] else "")
+        + (stats if r["termStatsDrift"] else ""))
 
 
 def _counted(key: str, what: str) -> Callable[[dict[str, Any]], tuple[bool, int, str]]:

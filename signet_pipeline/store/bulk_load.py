@@ -15,13 +15,14 @@ from contextlib import contextmanager
 
 import apsw
 
+from signet_pipeline.store.fulltext import agent_terms
 from signet_pipeline.store.db import scalar
 
 # The tables a bulk load writes with plain INSERTs (the others keep their per-row SQL).
 TABLES = ("memories", "embeddings", "memory_history")
 # Insert triggers a bulk load sets aside; `deferred` does their work once for every new row.
 # Any other insert trigger on TABLES stays and fires per row (tests/test_bulk_import.py lists them).
-REPLACED_TRIGGERS = ("memories_ai", "embeddings_ai")
+REPLACED_TRIGGERS = ("memories_ai", "memories_terms_ai", "embeddings_ai")
 _ROWID = {"memories": "rid", "embeddings": "id"}
 # Pages kept in memory during the load (KiB, as cache_size takes a negative number): the indexes
 # kept while loading (memories.id, embeddings.content_hash) stay cached instead of re-read.
@@ -78,6 +79,8 @@ def deferred(conn: apsw.Connection) -> Iterator[dict[str, int]]:
     if "memories_ai" in dropped:  # what the trigger does per row, once: index the new rows' content
         conn.execute("INSERT INTO memories_fts(rowid, content) SELECT rid, content FROM memories WHERE rid > ?",
                      (marks["memories"],))
+    if "memories_terms_ai" in dropped:  # and count their terms for their agents
+        agent_terms.add_rows_after(conn, marks["memories"])
     if "embeddings_ai" in dropped and _high_water(conn, "embeddings") > marks["embeddings"]:
         _log_gap(conn)
     for _, sql in triggers:

@@ -23,6 +23,7 @@ import apsw
 import sqlite_vec
 
 from signet_pipeline.errors import QueryTimeout, StoreError
+from signet_pipeline.store.fulltext import functions as fts_functions
 
 Row = dict[str, Any]
 Params = Sequence[Any] | dict[str, Any]
@@ -65,6 +66,7 @@ def _configure(conn: apsw.Connection) -> None:
     conn.execute("PRAGMA foreign_keys=ON")
     conn.execute("PRAGMA temp_store=MEMORY")
     conn.execute("PRAGMA cache_size=-32000")
+    fts_functions.register(conn)  # the term-statistics triggers call them on every write
 
 
 def rows(conn: apsw.Connection, sql: str, params: Params = ()) -> list[Row]:

@@ -125,30 +125,6 @@ def find_by_idempotency_key(conn: apsw.Connection, *, agent_id: str, visibility:
     )
 
 
-# Must match `tokenize` of memories_fts in the migrations: query words are stemmed the same way.
-FTS_TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])
-
-
-def stem_words(conn: apsw.Connection, words: list[str]) -> dict[str, str]:
-    """Each query word as FTS5 indexes it (same tokenizer and stemmer)."""
-    tokenize = conn.fts5_tokenizer(*FTS_TOKENIZER)
-    out = {}
-    for word in words:
-        tokens = tokenize(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)
-        out[word] = tokens[0][2] if tokens else word
-    return out
-
-
-def text_stemmer(conn: apsw.Connection):
-    """A function giving the indexed terms of a text (one tokenizer for many texts)."""
-    tokenize = conn.fts5_tokenizer(*FTS_TOKENIZER)
-
-    def stems(text: str) -> set[str]:
-        return {tok[2] for tok in tokenize(text.encode("utf-8"), apsw.FTS5_TOKENIZE_DOCUMENT, None)}
-
-    return stems
-
-
 def stem_doc_counts(conn: apsw.Connection, stems: set[str], *, table: str = "memories_fts") -> dict[str, int]:
     """How many indexed rows of `table` (content or hints) contain each term (0 for terms it has never seen)."""
     if table not in FTS_TABLES:
@@ -167,19 +143,22 @@ FTS_TABLES = ("memories_fts", "memory_hints_fts")  # both keyed by memories.rid
 
 
 def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int, *,
-               table: str = "memories_fts") -> list[tuple[str, float]]:
+               table: str = "memories_fts", weights: str | None = None) -> list[tuple[str, float]]:
     """(memory id, raw bm25) best first, from the content index or the hints index (one document
-    per memory). bm25 is negative; more negative is a better match.
+    per memory). bm25 is negative; more negative is a better match. `weights` (content index only):
+    each phrase's IDF as a JSON array, scored by agent_bm25 (store/fulltext/functions.py) instead.
 
     FTS5 ranks its matches alone first and only the best few are checked against the filter:
     joining every match of a frequent word to memories costs more than the ranking itself. When
     the filter rejects so many that the first cut runs short, the filter is applied to all matches.
     """
-    if table not in FTS_TABLES:
-        raise ValueError(f"not a memory FTS table: {table}")
+    if table not in FTS_TABLES or (weights is not None and table != "memories_fts"):
+        raise ValueError(f"not a memory FTS table for these weights: {table}")
+    score = f"bm25({table})" if weights is None else f"agent_bm25({table}, :weights)"
     inner = limit * 4
-    ranked = list(conn.execute(f"SELECT rowid, bm25({table}) AS raw FROM {table} "
-                               f"WHERE {table} MATCH ? ORDER BY raw LIMIT ?", (match, inner)))
+    ranked = list(conn.execute(f"SELECT rowid, {score} AS raw FROM {table} "
+                               f"WHERE {table} MATCH :match ORDER BY raw LIMIT :inner",
+                               {"match": match, "inner": inner, "weights": weights}))
     where, params = flt.sql()
     if not ranked:
         return []
@@ -189,9 +168,9 @@ def fts_search(conn: apsw.Connection, match: str, flt: MemoryFilter, limit: int,
     hits = [(visible[rid], raw) for rid, raw in ranked if rid in visible][:limit]
     if len(hits) == limit or len(ranked) < inner:
         return hits
-    params.update(match=match, limit=limit)
+    params.update(match=match, limit=limit, weights=weights)
     return [(r[0], r[1]) for r in conn.execute(
-        f"SELECT m.id, bm25({table}) AS raw FROM {table} "
+        f"SELECT m.id, {score} AS raw FROM {table} "
         f"JOIN memories m ON m.rid = {table}.rowid WHERE {table} MATCH :match AND {where} "
         "ORDER BY raw LIMIT :limit", params)]
 

@@ -57,6 +57,12 @@ def within_budget(tokens: list[str], doc_freq: dict[str, int], budget: int) -> l
     return [t for t in tokens if t in kept]
 
 
+def idf(doc_freq: int, rows: int) -> float:
+    """BM25's IDF in the form that stays positive (a word in most rows still weighs a little)."""
+    n = max(rows, 1)
+    return math.log(1 + (n - doc_freq + 0.5) / (doc_freq + 0.5))
+
+
 @dataclass(frozen=True)
 class QueryTerms:
     """The query's content words with their indexed form and IDF, for an absolute keyword score.
@@ -73,9 +79,7 @@ class QueryTerms:
 
     @classmethod
     def build(cls, words: list[str], stems: dict[str, str], doc_counts: dict[str, int], rows: int) -> "QueryTerms":
-        n = max(rows, 1)
-        idf = {stem: math.log(1 + (n - df + 0.5) / (df + 0.5)) for stem, df in doc_counts.items()}
-        return cls(words, stems, idf)
+        return cls(words, stems, {stem: idf(df, rows) for stem, df in doc_counts.items()})
 
     def doc_freq_by_word(self, doc_counts: dict[str, int]) -> dict[str, int]:
         return {w: doc_counts.get(self.stems[w], 0) for w in self.words}
