@@ -3,6 +3,7 @@
 
     .venv/bin/python -m bench.drained_recall_bench                 # 10,000 turns; ~6 min the first time
     .venv/bin/python -m bench.drained_recall_bench --turns 20000 --queries 500
+    .venv/bin/python -m bench.drained_recall_bench --mode store-stats=SIGNET_SEARCH__AGENT_TERM_STATS=false
 
 The store (bench/.data/drained-<turns>, kept for the next run): real-length turns of signet_eval.turns
 (seed 5, ten conversations, one private agent each) remembered in process, then drained through
@@ -11,12 +12,14 @@ first eight words of randomly chosen turns, asked as their conversation's agent,
 of each) questions naming both of a conversation's speakers ("What do Ana and Ben both say about ...?")
 and yes/no questions about one speaker ("Would Ana enjoy ...?"), timed apart. `signet serve` on that
 store is asked over a keep-alive client, then the same queries in process, kind by kind, each asked
-once before it is timed (every query vector cached: the floor).
+once before it is timed (every query vector cached: the floor). With --mode, a second server and service
+read their settings with that environment, and each query is asked of both in turn.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import tempfile
 import time
@@ -84,11 +87,28 @@ def person_questions(found: list[turns.Turn], seed: int, n: int) -> list[dict]:
             for t in rng.sample(found, n)]
 
 
+def _service(ws: Path, env: dict[str, str]) -> MemoryService:
+    """A service reading its settings with this extra environment (a mode's SIGNET_* variables)."""
+    saved = {var: os.environ.get(var) for var in env}
+    os.environ.update(env)
+    try:
+        return MemoryService(load_settings(ws))
+    finally:
+        for var, value in saved.items():
+            if value is None:
+                os.environ.pop(var)
+            else:
+                os.environ[var] = value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--turns", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--queries", type=int, default=300)
+    parser.add_argument("--mode", action="append", default=[], metavar="NAME=VAR=VALUE",
+                        help="a second server with this environment, asked turn about with the default one "
+                             "(e.g. store-stats=SIGNET_SEARCH__AGENT_TERM_STATS=false)")
     args = parser.parse_args()
     ws = drained_store(args.turns, args.seed)
     found = turns.turns(args.turns, args.seed)
@@ -97,7 +117,10 @@ def main() -> None:
              "one person": person_questions(found, args.seed, args.queries // 3)}
     asked = [(kind, body) for kind, bodies in kinds.items() for body in bodies]
     random.Random(args.seed).shuffle(asked)  # the kinds interleaved: neither runs on a warmer machine
-    modes = {"default": {}}
+    modes: dict[str, dict[str, str]] = {"default": {}}
+    for spec in args.mode:
+        name, var, value = spec.split("=", 2)
+        modes.setdefault(name, {})[var] = value
     times: dict[tuple[str, str], list[float]] = {(f"HTTP, {m}", k): [] for m in modes for k in kinds}
     with tempfile.TemporaryDirectory() as tmp:
         servers = {m: ApiServer(ws, Path(tmp) / f"serve-{i}.log", env=env) for i, (m, env) in enumerate(modes.items())}
@@ -116,21 +139,25 @@ def main() -> None:
         finally:
             for server in servers.values():
                 server.stop()
-    svc = MemoryService(load_settings(ws))
+    services = {mode: _service(ws, env) for mode, env in modes.items()}
     try:
-        rows = svc.db.reader().execute("SELECT count(*), count(source_memory_id) FROM memories WHERE is_deleted = 0")
+        rows = services["default"].db.reader().execute(
+            "SELECT count(*), count(source_memory_id) FROM memories WHERE is_deleted = 0")
         total, derived = next(iter(rows))
         # Kind by kind, each asked once untimed first: a kind's query vectors fit the query cache.
+        # The modes take turns query by query, as over HTTP.
         for kind in kinds:
             mine = [RecallRequest(**body) for k, body in asked if k == kind]
             for req in mine:
-                recall(svc, req, SEARCH)
+                recall(services["default"], req, SEARCH)
             for req in mine:
-                with Timer() as t:
-                    recall(svc, req, SEARCH)
-                times.setdefault(("in process, default", kind), []).append(t.ms)
+                for mode, svc in services.items():
+                    with Timer() as t:
+                        recall(svc, req, SEARCH)
+                    times.setdefault((f"in process, {mode}", kind), []).append(t.ms)
     finally:
-        svc.close()
+        for svc in services.values():
+            svc.close()
     print(f"\n{args.turns:,} turns drained: {total:,} live memories, {derived:,} of them derived facts; "
           + ", ".join(f"{len(bodies)} queries of {kind}" for kind, bodies in kinds.items()))
     print("| path | queries | p50 ms | p95 ms | p99 ms | p50 / in process |")
