@@ -71,6 +71,17 @@ def test_type_inference_uses_the_spec_keywords(text, expected):
     assert infer_type(text) == expected
 
 
+@pytest.mark.parametrize("text, expected", [
+    ("Decision: Python for the CLI, not Node.", "decision"),
+    ("Rule: no deploys after 4pm", "rule"),
+    ("Lesson: pin the wheel versions", "learning"),
+    ("Bug: the importer drops emoji", "issue"),
+    ("Decisions: we keep SQLite", "decision"),
+])
+def test_a_note_that_opens_with_its_kind_has_that_type(text, expected):
+    assert infer_type(text) == expected
+
+
 def test_hash_is_pinned_to_known_values():
     # Fixed outputs, so a change to the normalization or hashing cannot pass unnoticed
     # (existing databases dedup on these hashes).

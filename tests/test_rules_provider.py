@@ -71,6 +71,17 @@ def test_entity_triples_from_proper_nouns_and_verb_phrases(sentence, expected):
     assert triples(sentence) == expected
 
 
+@pytest.mark.parametrize("sentence, expected", [
+    ("Decision: Python for the CLI, not Node.", ["Python", "Node"]),  # a heading is no part of a name
+    ("The Black Friday sale starts at midnight.", []),  # a named day, not "Black"
+    ("User prefers dark mode in every editor.", []),  # a role of the conversation
+    ("Assistant: we chose Postgres over MySQL.", ["Postgres", "MySQL"]),
+    ("We meet Priya Sharma on Friday.", ["Priya Sharma"]),
+])
+def test_headings_named_days_and_roles_are_no_entities(sentence, expected):
+    assert names(sentence) == expected
+
+
 def test_names_skip_sentence_starters_and_short_names():
     assert names("Run the tests on GitHub Actions with Bob and Priya Sharma.") == ["GitHub Actions", "Priya Sharma"]
 

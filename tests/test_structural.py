@@ -61,7 +61,8 @@ def test_an_llm_classification_with_a_bad_item_keeps_the_good_ones(svc):
 
     with FakeServer(reply) as server:
         batch = extract_then_classify(svc, OpenAICompatibleLlm(base_url=server.url, model="m"))
-    assert any(r.warnings for r in batch.reports) and all(r.classified >= 1 for r in batch.reports)
+    assert any(r.warnings for r in batch.reports)
+    assert all(r.classified >= 1 or r.type_set for r in batch.reports)  # facts classified, or a name typed
 
 
 def test_sensor_and_asset_run_the_structural_queue(svc, workspace):
@@ -76,3 +77,21 @@ def test_sensor_and_asset_run_the_structural_queue(svc, workspace):
     meta = next(m.metadata for e in done.get_asset_materialization_events()
                 for m in [e.event_specific_data.materialization] if m.asset_key.path[-1] == "entity_structure")
     assert meta["facts_classified"].value >= 2 and meta["constraints"].value >= 1
+    assert "Zephyr" in meta["types_inferred"].value  # named, not a bare id
+
+
+def test_a_name_the_linker_met_without_a_type_is_typed_by_the_structural_stage(svc):
+    """The inline linker classifies what it attaches, so only remember's own job types its untyped names;
+    "unknown" (nothing said) gives way to a later mention's cue."""
+    remember(svc, RememberRequest(content="Priya Sharma maintains the billing service. The Lisbon numbers look fine."))
+    queue = JobQueue(svc.db)
+    assert queue.due_count("structural_classify") >= 2
+    batch = run_structural_jobs(svc, queue, RULES, 10)
+    types = dict(svc.db.reader().execute("SELECT name, entity_type FROM entities").fetchall())
+    assert types["Priya Sharma"] == "person" and types["Lisbon"] == "unknown"
+    assert {r.entity_name: r.type_set for r in batch.reports} == {"Priya Sharma": "person", "Lisbon": "unknown"}
+    remember(svc, RememberRequest(content="Omar just moved to Lisbon!"))
+    assert dict(svc.db.reader().execute("SELECT name, entity_type FROM entities").fetchall())["Lisbon"] == "place"
+    asked = svc.db.reader().execute("SELECT e.name FROM memory_jobs j JOIN entities e ON e.id = j.entity_id "
+                                    "WHERE j.job_type = 'structural_classify' AND j.status = 'pending'").fetchall()
+    assert asked == [("Omar",)]  # the new name only: typed names are not asked again

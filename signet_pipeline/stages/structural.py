@@ -52,6 +52,7 @@ A constraint is a rule or decision that must hold ("we decided...", "never...", 
 
 class ClassifyReport(BaseModel):
     entity_id: str
+    entity_name: str | None = None
     classified: int = 0
     constraints: int = 0
     superseded: int = 0
@@ -117,16 +118,23 @@ def classify_entity(svc: MemoryService, llm: Llm, entity_id: str, *, batch_size:
     if entity is None:
         report.warnings.append("entity no longer exists")
         return Classified(report)
+    report.entity_name = entity["name"]
     pending = graph_store.unclassified_attributes(conn, entity_id, batch_size)
-    if not pending:
+    # The inline linker classifies what it attaches; a name it met without a type is typed from what is
+    # said of it (the job remember queued for it).
+    typing = [] if pending or entity["entity_type"] != "extracted" else graph_store.recent_attributes(
+        conn, entity_id, batch_size)
+    if not pending and not typing:
         return Classified(report)
-    facts = [a["content"] for a in pending]
+    facts = [a["content"] for a in pending or typing]
     aspects = graph_store.aspect_names(conn, entity_id)
     if isinstance(llm, AnswersTasks):
         reply: str | dict[str, Any] = llm.classify(entity["name"], entity["entity_type"], facts, aspects)
     else:
         reply = llm.generate(build_prompt(entity, facts, aspects), json=True, timeout=timeout)
     assigned, entity_type, report.warnings = parse_classification(reply, len(facts))
+    if typing:  # its facts are classified already; asked once, "unknown" when the reply names no type
+        return Classified(report, entity, [], {}, entity_type or "unknown")
     return Classified(report, entity, pending, assigned, entity_type)
 
 

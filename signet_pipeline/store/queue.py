@@ -20,6 +20,7 @@ from typing import Any
 import apsw
 
 from signet_pipeline.config_sections import PipelineV2Config
+from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import Database, Row
 from signet_pipeline.timeutil import now_iso, to_iso
@@ -58,7 +59,8 @@ class Completion:
 def enqueue_for_new_memory(conn: apsw.Connection, pipeline: PipelineV2Config, *, memory_id: str, now: str,
                            extract: bool = True, hints: bool = True) -> int | None:
     """Inside the write tx that stored a memory: its `extract` job (returned) when asked and the
-    pipeline is on, and its `prospective_index` job when asked and hints are on."""
+    pipeline is on, its `prospective_index` job when asked and hints are on, and a `structural_classify`
+    job for each entity it mentions that has no type yet."""
     job_id = None
     if pipeline.enabled and extract:
         job_id, _ = job_store.enqueue(conn, job_type=EXTRACT, memory_id=memory_id, now=now,
@@ -66,6 +68,10 @@ def enqueue_for_new_memory(conn: apsw.Connection, pipeline: PipelineV2Config, *,
     if pipeline.enabled and pipeline.hints.enabled and hints:
         job_store.enqueue(conn, job_type=PROSPECTIVE_INDEX, memory_id=memory_id, now=now,
                           max_attempts=pipeline.worker.max_retries)
+    if pipeline.enabled and pipeline.graph_on:  # names the linker met without a type: the structural stage types them
+        for entity_id in graph_store.untyped_entities_of(conn, memory_id):
+            job_store.enqueue(conn, job_type=STRUCTURAL_CLASSIFY, entity_id=entity_id, now=now,
+                              max_attempts=pipeline.worker.max_retries)
     return job_id
 
 MAX_DELAY_S = 30.0

@@ -80,7 +80,15 @@ _TYPE_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+# A note that opens with its kind ("Decision: Python for the CLI") says its type outright.
+_TYPE_HEADING = re.compile(r"^\s*(decision|rule|preference|learning|lesson|issue|bug)s?\s*:", re.IGNORECASE)
+_HEADING_TYPES = {"lesson": "learning", "bug": "issue"}
+
+
 def infer_type(content: str) -> str:
+    if m := _TYPE_HEADING.match(content):
+        heading = m.group(1).lower()
+        return _HEADING_TYPES.get(heading, heading)
     for memory_type, pattern in _TYPE_PATTERNS:
         if pattern.search(content):
             return memory_type

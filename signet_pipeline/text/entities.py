@@ -41,6 +41,8 @@ morning afternoon evening night
 _CONTRACTION = re.compile(r"[a-z]['\u2019](?:t|ll|ve|re|d|m)$", re.IGNORECASE)
 # "Harbor's": the name is "Harbor" (the possessive is grammar, not part of it).
 _POSSESSIVE = re.compile(r"['\u2019]s$", re.IGNORECASE)
+# Words that make a weekday a named day: "Black Friday" names no entity "Black" (a weekday is no name).
+_DAY_NAME_WORDS = frozenset("black cyber good ash palm easter holy shrove maundy giving super".split())
 # Closed-class words the search's stop list keeps (they carry meaning there) but that never name anything.
 _NEVER_NAMES = frozenset("every last next still mine yours ours theirs hers many much several either neither another "
                          "whose lots somebody anybody everybody nobody someone anyone everyone something anything "
@@ -143,7 +145,7 @@ def opening_name(sentence: str) -> str | None:
 
 
 def proper_spans(tokens: list[str]) -> list[Span]:
-    """Runs of consecutive proper-noun tokens."""
+    """Runs of consecutive proper-noun tokens, but the first half of a named day ("Black Friday")."""
     spans: list[Span] = []
     i = 0
     while i < len(tokens):
@@ -151,19 +153,27 @@ def proper_spans(tokens: list[str]) -> list[Span]:
             j = i + 1
             while j < len(tokens) and is_proper(tokens[j], False):
                 j += 1
-            spans.append(Span(i, j, " ".join(tokens[i:j])))
+            if not _named_day(tokens[j - 1], tokens[j] if j < len(tokens) else ""):
+                spans.append(Span(i, j, " ".join(tokens[i:j])))
             i = j
         else:
             i += 1
     return spans
 
 
+def _named_day(word: str, following: str) -> bool:
+    return word.lower() in _DAY_NAME_WORDS and following[:1].isupper() and following.lower() in CALENDAR_WORDS
+
+
 def split_label(sentence: str) -> tuple[str | None, str]:
-    """("Name", the rest) for a sentence that starts with a "Name: " label, else (None, sentence)."""
+    """("Name", the rest) for a sentence that starts with a "Name: " label; (None, the rest) after a
+    heading ("Note: ...", "Decision: Python ..." is no speaker, and "Decision" no part of a name); else
+    (None, sentence)."""
     m = _LABEL.match(sentence)
-    if not m or canonical_name(m.group(1)) in _HEADINGS \
-            or not all(is_proper(w, i == 0) for i, w in enumerate(m.group(1).split())):
-        return None, sentence  # "Note: ...", "Update: ..." are headings, not speakers
+    if m and canonical_name(m.group(1)) in _HEADINGS:
+        return None, sentence[m.end():]
+    if not m or not all(is_proper(w, i == 0) for i, w in enumerate(m.group(1).split())):
+        return None, sentence
     return m.group(1), sentence[m.end():]
 
 
@@ -197,6 +207,8 @@ def names(sentence: str, speaker: str | None = None, known: Callable[[str], bool
 
     def kept(name: str) -> bool:
         canonical = canonical_name(name)
+        if canonical in _ROLE_LABELS:  # "User prefers dark mode": a role of the conversation, not someone
+            return False
         return len(canonical) >= MIN_ENTITY_NAME or (name == spoken and is_speaker_name(name)) \
             or (known is not None and is_short_name(name) and known(canonical))
 

@@ -101,7 +101,8 @@ def structure_result(batch: JobBatch[ClassifyReport], provider_name: str, model:
         "facts_classified": sum(r.classified for r in batch.reports),
         "constraints": sum(r.constraints for r in batch.reports),
         "superseded": sum(r.superseded for r in batch.reports),
-        "types_inferred": dg.MetadataValue.json({r.entity_id: r.type_set for r in batch.reports if r.type_set}),
+        "types_inferred": dg.MetadataValue.json({r.entity_name or r.entity_id: r.type_set
+                                                 for r in batch.reports if r.type_set}),
         "failures": len(batch.failed), "dead": batch.dead, "provider": provider_name, "model": model,
         **latency(batch.llm_ms, "llm"), "warnings": bullet_list(warnings[:50] + batch.failed[:20]),
     })

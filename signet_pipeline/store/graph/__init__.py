@@ -16,12 +16,14 @@ CONSTELLATION_LIMIT = 500
 
 def upsert_entity(conn: apsw.Connection, *, agent_id: str, name: str, canonical: str, now: str,
                   entity_type: str = "extracted") -> str:
-    """The entity's id, created if new; a known type replaces 'extracted', never the reverse."""
+    """The entity's id, created if new; a known type replaces 'extracted', and 'unknown' (the structural
+    stage's answer when nothing told) gives way to a type the words around a later mention give."""
     return scalar(
         conn,
         "INSERT INTO entities(id, name, canonical_name, entity_type, agent_id, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(agent_id, canonical_name) DO UPDATE SET updated_at = excluded.updated_at, "
-        "entity_type = CASE WHEN entities.entity_type = 'extracted' THEN excluded.entity_type ELSE entities.entity_type END "
+        "entity_type = CASE WHEN entities.entity_type = 'extracted' OR (entities.entity_type = 'unknown' "
+        "AND excluded.entity_type <> 'extracted') THEN excluded.entity_type ELSE entities.entity_type END "
         "RETURNING id",
         (str(uuid.uuid4()), name, canonical, entity_type, agent_id, now, now),
     )
@@ -325,6 +327,18 @@ def entity_row(conn: apsw.Connection, entity_id: str) -> Row | None:
 def aspect_names(conn: apsw.Connection, entity_id: str) -> list[str]:
     return [r[0] for r in conn.execute("SELECT name FROM entity_aspects WHERE entity_id = ? ORDER BY weight DESC, name",
                                        (entity_id,))]
+
+
+def untyped_entities_of(conn: apsw.Connection, memory_id: str) -> list[str]:
+    """The entities a memory mentions that are still typed 'extracted'."""
+    return [r[0] for r in conn.execute("SELECT e.id FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
+                                       "WHERE m.memory_id = ? AND e.entity_type = 'extracted'", (memory_id,))]
+
+
+def recent_attributes(conn: apsw.Connection, entity_id: str, limit: int) -> list[Row]:
+    """The entity's active attributes, newest first (what is said of it, to type it)."""
+    return rows(conn, "SELECT id, content, memory_id FROM entity_attributes WHERE entity_id = ? AND status = 'active' "
+                      "ORDER BY created_at DESC, rowid DESC LIMIT ?", (entity_id, limit))
 
 
 def unclassified_attributes(conn: apsw.Connection, entity_id: str, limit: int) -> list[Row]:
