@@ -3,7 +3,8 @@ the packages, so nothing is fetched from another host.
 
 - `/docs` (Swagger UI) and `/redoc` use the asset files the `fastapi-offline` package ships
   (swagger-ui-dist, Apache-2.0; ReDoc, MIT), served under `/docs-assets/`.
-- `/` is the dashboard (`signet_api/static/`: plain HTML, CSS and one script, no build step), which
+- `/` is the dashboard (`signet_api/static/`: plain HTML, CSS and two scripts, no build step; the
+  graph views draw with cytoscape.js, MIT, vendored in `static/vendor/` with its licence), which
   calls the same REST API as any client, with the token a person pastes in outside local mode.
 """
 

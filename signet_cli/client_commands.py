@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import shutil
 import sys
@@ -105,7 +106,9 @@ def status(args: argparse.Namespace) -> int:
     with _client(args) as signet:
         api = signet.status()
         pipeline = signet.pipeline_status()
-    dagster_url = (args.dagster_url or os.environ.get("SIGNET_DAGSTER_URL") or DAGSTER_URL).rstrip("/")
+    # The API started by `signet up` knows its Dagster UI's port (--dagster-port).
+    dagster_url = (args.dagster_url or os.environ.get("SIGNET_DAGSTER_URL") or pipeline.get("dagsterUrl")
+                   or DAGSTER_URL).rstrip("/")
     dagster = _dagster(dagster_url)
     if args.json:
         _print_json({"api": api.model_dump(), "pipeline": pipeline, "dagster": dagster})
@@ -165,13 +168,15 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_run(forget))
 
     p = sub.add_parser("status", parents=[common], help="API, Dagster and queues")
-    p.add_argument("--dagster-url", help=f"the Dagster UI (default $SIGNET_DAGSTER_URL, else {DAGSTER_URL})")
+    p.add_argument("--dagster-url", help="the Dagster UI (default $SIGNET_DAGSTER_URL, else the one the API's "
+                                         f"`signet up` started, else {DAGSTER_URL})")
     p.set_defaults(func=_run(status))
 
 
 def _run(command):
     """API errors as one readable line and exit code 1 (2 for bad requests), never a traceback."""
     def run(args: argparse.Namespace) -> int:
+        logging.getLogger("httpx").setLevel(logging.WARNING)  # a line per request would bury the answer
         try:
             return command(args)
         except SignetError as exc:

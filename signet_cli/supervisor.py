@@ -32,7 +32,7 @@ import httpx
 from signet_cli.dagster_config import dagster_env
 from signet_cli.dagster_instance import DAGSTER_MODULE, write_config
 from signet_pipeline.config import Settings
-from signet_pipeline.ops.pipeline_health import STACK_STARTED_ENV, stop_marker
+from signet_pipeline.ops.pipeline_health import DAGSTER_URL_ENV, STACK_STARTED_ENV, stop_marker
 
 GRACE_S = 15.0
 CANCEL_WAIT_S = 20.0
@@ -79,8 +79,10 @@ def run_stack(settings: Settings, *, api_port: int, dagster_port: int, host: str
     # SIGNET_UP_STARTED_AT tells the sensors which Dagster runs belong to an earlier stack (their
     # workers died with it, so those runs can be failed at once) and the API that a pipeline is due.
     # dagster_env: the PostgreSQL URL dagster.yaml refers to by name, when agent.yaml set it.
+    # DAGSTER_URL_ENV: where the API's dashboard links to the Dagster UI.
     env = {**os.environ, **dagster_env(settings), "SIGNET_WORKSPACE": str(settings.workspace),
-           "DAGSTER_HOME": str(home), STACK_STARTED_ENV: f"{time.time():.3f}"}
+           "DAGSTER_HOME": str(home), STACK_STARTED_ENV: f"{time.time():.3f}",
+           DAGSTER_URL_ENV: f"http://127.0.0.1:{dagster_port}"}
     first, dagster = commands(api_port=api_port, dagster_port=dagster_port, host=host, log_level=log_level)
     stopping = False
 

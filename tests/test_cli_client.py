@@ -2,6 +2,10 @@
 
 import json
 
+from starlette.applications import Starlette
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
 from signet_api.app import create_app
 from tests.conftest import settle
 from tests.test_cli import run_signet
@@ -34,3 +38,16 @@ def test_remember_recall_list_forget_and_status_from_a_terminal(svc):
 def test_a_bad_request_and_an_unreachable_api_are_one_line_errors():
     down = run_signet("recall", "anything", env={"SIGNET_DAEMON_URL": "http://127.0.0.1:9"})
     assert down.returncode == 1 and "connection_failed" in down.stderr and "Traceback" not in down.stderr
+
+
+def test_status_checks_the_dagster_ui_the_stack_started_and_logs_no_requests(svc, monkeypatch):
+    """`signet up --dagster-port P` tells its API where the UI is; `signet status` asks the API."""
+    dagster_ui = Starlette(routes=[Route("/server_info", lambda _: JSONResponse({"dagster_webserver_version": "x"}))])
+    with LiveServer(dagster_ui) as ui:
+        monkeypatch.setenv("SIGNET_DAGSTER_URL", ui.url)  # what the supervisor gives the API it starts
+        with LiveServer(create_app(service=svc)) as server:
+            env = {"SIGNET_DAEMON_URL": server.url, "SIGNET_API_KEY": "", "SIGNET_TOKEN": "", "SIGNET_DAGSTER_URL": ""}
+            status = run_signet("status", env=env)
+    assert status.returncode == 0, status.stderr
+    assert f"Dagster   up ({ui.url})" in status.stdout
+    assert "HTTP Request" not in status.stdout + status.stderr

@@ -3,7 +3,7 @@ failures and re-runs (rules provider unless a fake LLM server is the point)."""
 
 import json
 
-from signet_pipeline.models import RecallRequest, RememberRequest
+from signet_pipeline.models import ExtractedFact, RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.recall.reads import get_memory, memory_history
@@ -16,7 +16,10 @@ from signet_pipeline.stages.extraction.batch import (
     summarize,
     write_batch,
 )
+from signet_pipeline.stages.extraction.decision import Decision
+from signet_pipeline.stages.extraction.writes import Proposal, apply_proposals
 from signet_pipeline.store import jobs as job_store
+from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.queue import JobQueue
 from signet_pipeline.write.remember import remember
 from tests.fakes import FakeServer
@@ -71,6 +74,24 @@ def test_a_single_sentence_memory_dedupes_against_itself(make_service):
     assert (counts["written"], counts["deduped"]) == (0, 1)
     deduped = [h for h in memory_history(svc, source.id, limit=10)["history"] if h["event"] == "deduped"]
     assert deduped[0]["metadata"]["existingId"] == source.id
+    # The reason says what happened, not the add decision's "no candidate states ... this fact".
+    assert deduped[0]["reason"] == "the memory it was extracted from already says exactly this"
+    assert deduped[0]["metadata"]["decisionReason"]  # what the decision said stays in the record
+
+
+def test_a_fact_another_memory_already_states_names_that_memory(make_service):
+    """The decision saw no candidate stating the fact (its reason says so), the write finds one."""
+    svc = make_service()
+    existing = remember(svc, RememberRequest(content="The backup job runs at 02:00 every night"))
+    source = remember(svc, RememberRequest(content="Ops notes: the backup job runs at 02:00 every night, logs rotate"))
+    add = Proposal(fact=ExtractedFact(content="The backup job runs at 02:00 every night", type="fact", confidence=0.9),
+                   decision=Decision(action="add", confidence=0.8, reason="no candidate states or contradicts this fact"))
+    report = apply_proposals(svc, mem_store.get(svc.db.reader(), source.id), [add], model="rules-v1", fact_count=1,
+                             entity_count=0)
+    assert report.deduped == 1
+    [event] = [h for h in memory_history(svc, source.id, limit=20)["history"] if h["event"] == "deduped"]
+    assert event["reason"] == f"memory {existing.id} already says exactly this"
+    assert event["metadata"]["decisionReason"] == "no candidate states or contradicts this fact"
 
 
 def test_shadow_and_frozen_modes_write_nothing_but_proposals(make_service):

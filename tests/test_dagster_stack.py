@@ -133,6 +133,23 @@ def test_a_failed_prepare_stops_the_stack_with_its_code(tmp_path, monkeypatch):
                                 host="127.0.0.1", log_level="info") == 2
 
 
+def test_the_api_the_stack_starts_is_told_where_the_dagster_ui_listens(tmp_path, monkeypatch):
+    """The dashboard's links and `signet status` follow `signet up --dagster-port`."""
+    seen = tmp_path / "dagster-url"
+
+    def fake_commands(**_):
+        api = f"import os; open({str(seen)!r}, 'w').write(os.environ['SIGNET_DAGSTER_URL'])"
+        prepare = "import time; time.sleep(30)"  # the API ends once it wrote what it was told: the stack stops
+        return {"api": [sys.executable, "-c", api], supervisor.PREPARE: [sys.executable, "-c", prepare]}, {}
+
+    monkeypatch.setattr(supervisor, "commands", fake_commands)
+    monkeypatch.setattr(supervisor, "GRACE_S", 2.0)
+    port = free_port()
+    supervisor.run_stack(load_settings(tmp_path / "ws"), api_port=1, dagster_port=port, host="127.0.0.1",
+                         log_level="info")
+    assert seen.read_text() == f"http://127.0.0.1:{port}"
+
+
 # -- the Dagster UI's host guard ----------------------------------------------------------------------
 
 

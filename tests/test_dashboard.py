@@ -3,6 +3,7 @@ against a live server, with every other host unresolvable: each view renders wit
 screenshot is not blank."""
 
 import re
+import time
 
 import dagster as dg
 import pytest
@@ -10,7 +11,11 @@ import pytest
 from signet_api.app import create_app
 from signet_pipeline.defs.embeddings.assets import embedding_projection
 from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
+from signet_pipeline.providers.llm.rules import RulesLlm
+from signet_pipeline.stages.extraction.batch import run_jobs
+from signet_pipeline.store.queue import EXTRACT, JOB_TYPES, JobQueue
 from tests.browser import CHROMIUM, distinct_colours, dom, screenshot
+from tests.browser.cdp import Tab
 from tests.conftest import remember
 from tests.test_concurrency import LiveServer
 
@@ -21,6 +26,7 @@ NOTES = ["critical: [home]: The spare key hangs behind the garage door",
          "Priya Sharma maintains the billing service", "Priya Sharma prefers dark mode in every editor",
          "The staging cluster lives in Frankfurt", "Standup meetings happen at 9:30 every weekday",
          "Alice is allergic to peanuts", "Release notes are written in the CHANGELOG file"]
+REFRESH_S = 3  # the pipeline page's refresh while jobs wait (app.js REFRESH_MS)
 
 
 @pytest.fixture
@@ -76,12 +82,60 @@ def test_constellation_computing_then_drawn(site, workspace, tmp_path):
     assert distinct_colours(screenshot(f"{site}/ui/#constellation", tmp_path / "sky.png", size="900,600")) > 10
 
 
-def test_pipeline_status_with_diagnostics_and_dagster_links(site, tmp_path):
+def test_pipeline_status_with_diagnostics_and_the_dagster_ui_the_stack_started(site, tmp_path, monkeypatch):
+    monkeypatch.delenv("SIGNET_DAGSTER_URL", raising=False)
+    alone = dom(f"{site}/ui/#pipeline")  # `signet serve`: no Dagster UI to link
+    _ready(alone, "pipeline")
+    assert 'data-test="pipeline"' in alone and "queue depth" in alone and 'data-test="diagnostics"' in alone
+    assert "connector" in alone and "No Dagster UI" in alone and "/runs" not in alone
+    monkeypatch.setenv("SIGNET_DAGSTER_URL", "http://127.0.0.1:3991")  # `signet up --dagster-port 3991` sets it
     html = dom(f"{site}/ui/#pipeline")
-    _ready(html, "pipeline")
-    assert 'data-test="pipeline"' in html and "queue depth" in html and 'data-test="diagnostics"' in html
-    assert ":3000/runs" in html and "connector" in html
+    assert 'href="http://127.0.0.1:3991/runs"' in html and 'href="http://127.0.0.1:3991/assets"' in html
+    assert ":3000" not in html
     assert distinct_colours(screenshot(f"{site}/ui/#pipeline", tmp_path / "pipeline.png", size="900,600")) > 10
+
+
+def test_the_pipeline_page_refreshes_while_jobs_wait_and_stops_when_left_or_empty(site, svc):
+    depth = "document.querySelector('[data-test=depth]')?.textContent"
+    fetches = "performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/pipeline/status')).length"
+    queue = JobQueue(svc.db, owner="test-drain")
+    with Tab(f"{site}/ui/#pipeline") as tab:
+        before = int(tab.wait_for(depth))
+        assert before > 3 and tab.js("!!document.querySelector('[data-test=refreshing]')")
+        for job in queue.lease([EXTRACT], limit=3):
+            queue.complete(job)
+        tab.wait_for(f"{depth} === '{before - 3}'", timeout=15)  # no reload: the page fetched again
+
+        tab.js("location.hash = '#memories'")
+        tab.wait_for("document.body.dataset.ready === 'memories'")
+        left = tab.js(fetches)
+        time.sleep(REFRESH_S + 1)
+        assert tab.js(fetches) == left
+
+        while jobs := queue.lease(list(JOB_TYPES), limit=100):
+            for job in jobs:
+                queue.complete(job)
+        tab.js("location.hash = '#pipeline'")
+        tab.wait_for(f"document.body.dataset.ready === 'pipeline' && {depth} === '0'")
+        assert not tab.js("!!document.querySelector('[data-test=refreshing]')")
+        empty = tab.js(fetches)
+        time.sleep(REFRESH_S + 1)
+        assert tab.js(fetches) == empty
+
+
+def test_a_derived_fact_links_to_its_source_and_a_deduped_proposal_says_why(client, site, svc):
+    source = remember(client, "Nicholai prefers tabs over spaces. We decided to use PostgreSQL for Signet.")
+    run_jobs(svc, JobQueue(svc.db), RulesLlm(), 50)
+    [fact] = [r[0] for r in svc.db.reader().execute("SELECT id FROM memories WHERE source_memory_id = ? LIMIT 1",
+                                                    (source["id"],))]
+    html = dom(f"{site}/ui/#memory/{fact}")
+    _ready(html, "memory")
+    link = re.search(r'data-test="source-memory">Derived by the pipeline from\s*<a href="#memory/([0-9a-f-]+)">', html)
+    assert link and link.group(1) == source["id"] and "Nicholai prefers tabs over spaces." in html
+    # A one-sentence memory's fact is its own text: the history says so, not "no candidate states ...".
+    [alone] = [r[0] for r in svc.db.reader().execute("SELECT id FROM memories WHERE content LIKE 'Alice is%'")]
+    history = dom(f"{site}/ui/#memory/{alone}")
+    assert "deduped" in history and "the memory it was extracted from already says exactly this" in history
 
 
 def test_team_mode_asks_for_a_token(make_service):

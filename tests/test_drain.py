@@ -1,6 +1,8 @@
 """Drain runs: the loop's stop rules, the worker's heartbeat and death, and work that commits with
 its job's completion or not at all."""
 
+from datetime import datetime, timedelta, timezone
+
 from signet_pipeline.models import RememberRequest
 from signet_pipeline.ops.backlog import backlog
 from signet_pipeline.providers.llm.rules import RulesLlm
@@ -10,6 +12,7 @@ from signet_pipeline.stages.hints import run_hint_jobs
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store.db import scalar
 from signet_pipeline.store.queue import EXTRACT, PROSPECTIVE_INDEX, JobQueue
+from signet_pipeline.timeutil import to_iso
 from signet_pipeline.write.remember import remember
 
 
@@ -185,8 +188,36 @@ def test_backlog_reports_depth_rate_and_eta_per_job_type(svc):
         after = backlog(svc.db)
     q = after.queues[EXTRACT]
     assert (q.depth, q.due, q.leased) == (5, 5, 0)
-    assert q.ratePerS == round(25 / 60, 2) and q.etaS == round(5 / (25 / 60), 1)
+    assert q.ratePerS > 25 / 60 and abs(q.etaS - 5 / q.ratePerS) <= 0.1  # per second of work, not of the minute
     assert [w.owner for w in after.workers] == ["run-view"] and after.total.depth == 5 + 30  # + the hint jobs
+
+
+def test_the_drain_rate_is_per_second_of_drain_work_not_of_the_window(client, svc):
+    """400 jobs queued while no pipeline ran; two minutes later a drain did 200 in 8 s (25 jobs/s).
+    Dividing by the ten-minute window said 0.3 jobs/s and ten minutes to go."""
+    now = datetime.now(timezone.utc)
+
+    def at(seconds: float) -> str:
+        return to_iso(now + timedelta(seconds=seconds))
+
+    with svc.db.write() as conn:
+        def job(memory_id: str, created: float, leased: float, done: float) -> None:
+            job_id, _ = job_store.enqueue(conn, job_type=EXTRACT, now=at(created), memory_id=memory_id)
+            [row] = job_store.lease(conn, job_types=[EXTRACT], now=at(leased), owner="run-0", ids=[job_id])
+            job_store.complete(conn, row, now=at(done))
+
+        job("long-ago", -900, -800, -700)  # outside the window
+        job("trickle", -400, -398, -397.9)  # a lone job: 0.1 s of work, then idle
+        for i in range(400):
+            job_store.enqueue(conn, job_type=EXTRACT, now=at(-200), memory_id=f"backlog-{i}")
+        for batch in range(4):  # from -80 s: batches of 50, a job every 40 ms, the next batch leased at once
+            start = -80 + 2 * batch
+            for j, row in enumerate(job_store.lease(conn, job_types=[EXTRACT], now=at(start), owner="run-1", limit=50)):
+                job_store.complete(conn, row, now=at(start + 0.04 * (j + 1)))
+    extract = client.get("/api/pipeline/status").json()["backlog"]["queues"][EXTRACT]
+    rate = 201 / (0.1 + 200 * 0.04)
+    assert extract["depth"] == 200 and extract["ratePerS"] == round(rate, 2)
+    assert extract["etaS"] == round(200 / rate, 1)
 
 
 def test_lanes_drain_at_once_and_report_together():

@@ -1,5 +1,6 @@
-// Signet dashboard: plain JavaScript over the REST API (no framework, nothing from another host).
-// Every value from the store is escaped before it reaches the page.
+// Signet dashboard: plain JavaScript over the REST API (no framework, no build step, nothing from
+// another host); the graph and the constellation are in graph.js. Every value from the store is
+// escaped before it reaches the page.
 "use strict";
 
 const view = document.getElementById("view");
@@ -70,17 +71,27 @@ async function memories(params) {
   list.querySelectorAll("tr.row").forEach((tr) => tr.addEventListener("click", () => { location.hash = `#memory/${tr.dataset.id}`; }));
 }
 
+// What a history event concerns beside the memory shown: the memory a fact came from, the one that
+// already said it, the candidate a decision named, the one that replaced it.
+const RELATED = { sourceMemoryId: "from", existingId: "already said by", targetId: "candidate", supersededBy: "replaced by" };
+const memoryLink = (id, text) => `<a href="#memory/${encodeURIComponent(id)}">${esc(text)}</a>`;
+const related = (e, self) => Object.entries(RELATED).filter(([key]) => e.metadata?.[key] && e.metadata[key] !== self)
+  .map(([key, label]) => `<br><span class="muted">${label}</span> ${memoryLink(e.metadata[key], e.metadata[key].slice(0, 8))}`).join("");
+
 async function memory(id) {
   const [{ body: m }, { body: h }] = await Promise.all([api(`/api/memory/${encodeURIComponent(id)}`),
     api(`/api/memory/${encodeURIComponent(id)}/history`)]);
+  const from = m.source_memory_id && await api(`/api/memory/${encodeURIComponent(m.source_memory_id)}`).then((r) => r.body, () => null);
+  const source = m.source_memory_id ? `<p data-test="source-memory">Derived by the pipeline from
+    ${memoryLink(m.source_memory_id, from ? `“${short(from.content, 140)}”` : `memory ${m.source_memory_id}`)}</p>` : "";
   view.innerHTML = `<p><a href="#memories">← memories</a></p>
-    <div class="card" data-test="memory-detail"><h2>${esc(m.type)}${m.pinned ? " 📌" : ""}</h2><pre>${esc(m.content)}</pre>
+    <div class="card" data-test="memory-detail"><h2>${esc(m.type)}${m.pinned ? " 📌" : ""}</h2><pre>${esc(m.content)}</pre>${source}
       <p class="muted">id ${esc(m.id)} · agent ${esc(m.agent_id)} · importance ${esc(m.importance)} · version ${esc(m.version)} · created ${esc(day(m.created_at))}</p>
       <p>${tags(m.tags)}</p></div>
     <h3>History</h3>
     <table data-test="history"><thead><tr><th>when</th><th>event</th><th>by</th><th>reason</th><th>content</th></tr></thead><tbody>
       ${h.history.map((e) => `<tr><td class="muted">${esc(day(e.createdAt))}</td><td>${esc(e.event)}</td><td>${esc(e.changedBy || "")}</td>
-        <td>${esc(e.reason || "")}</td><td>${esc(short(e.newContent || e.oldContent || "", 120))}</td></tr>`).join("")}
+        <td>${esc(e.reason || "")}${related(e, m.id)}</td><td>${esc(short(e.newContent || e.oldContent || "", 120))}</td></tr>`).join("")}
     </tbody></table>`;
 }
 
@@ -96,98 +107,39 @@ async function entities(params) {
   const box = document.getElementById("ents");
   if (!shown.length) { box.textContent = "No entities yet: they are linked as memories are remembered."; return; }
   box.classList.remove("muted");
-  box.innerHTML = shown.map((e) => `<div class="card" data-test="entity"><h3>${esc(e.name)}${e.pinned ? " 📌" : ""} <span class="muted">${esc(e.entityType)} · ${esc(e.mentions)} mentions</span></h3>
-    ${(e.aspects || []).map((a) => `<p><b>${esc(a.name)}</b> <span class="muted">weight ${esc(a.weight)}</span></p><ul>
-      ${(a.attributes || []).slice(0, 8).map((t) => `<li>${t.kind === "constraint" ? "⚠ " : ""}<a href="#memory/${esc(t.memoryId)}">${esc(short(t.content, 140))}</a></li>`).join("")}</ul>`).join("")}</div>`).join("");
+  box.innerHTML = shown.map(entityCard).join("");
 }
 
-function draw(canvas, nodes, edges, { label = true } = {}) {
-  const ctx = canvas.getContext("2d");
-  const w = canvas.width = canvas.clientWidth * devicePixelRatio, h = canvas.height = canvas.clientHeight * devicePixelRatio;
-  const xs = nodes.map((n) => n.x), ys = nodes.map((n) => n.y);
-  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
-  const px = (n) => 30 + ((n.x - x0) / ((x1 - x0) || 1)) * (w - 60), py = (n) => 30 + ((n.y - y0) / ((y1 - y0) || 1)) * (h - 60);
-  ctx.fillStyle = "#10131c"; ctx.fillRect(0, 0, w, h);
-  ctx.strokeStyle = "rgba(160,180,255,0.25)";
-  for (const [a, b] of edges) { ctx.beginPath(); ctx.moveTo(px(nodes[a]), py(nodes[a])); ctx.lineTo(px(nodes[b]), py(nodes[b])); ctx.stroke(); }
-  ctx.font = `${11 * devicePixelRatio}px system-ui`;
-  for (const n of nodes) {
-    ctx.fillStyle = n.color || "#8fb0ff";
-    ctx.beginPath(); ctx.arc(px(n), py(n), (n.r || 3) * devicePixelRatio, 0, 2 * Math.PI); ctx.fill();
-    if (label && n.label) { ctx.fillStyle = "#dfe6ff"; ctx.fillText(n.label, px(n) + 6, py(n) - 6); }
-  }
-}
+const entityCard = (e) => `<div class="card" data-test="entity"><h3>${esc(e.name)}${e.pinned ? " 📌" : ""} <span class="muted">${esc(e.entityType)} · ${esc(e.mentions)} mentions</span></h3>
+  ${(e.aspects || []).map((a) => `<p><b>${esc(a.name)}</b> <span class="muted">weight ${esc(a.weight)}</span></p><ul>
+    ${(a.attributes || []).slice(0, 8).map((t) => `<li>${t.kind === "constraint" ? "⚠ " : ""}<a href="#memory/${esc(t.memoryId)}">${esc(short(t.content, 140))}</a></li>`).join("")}</ul>`).join("")}</div>`;
 
-function layout(nodes, edges, steps = 300) {
-  // A small force layout: springs along edges, repulsion between every pair, then settle.
-  nodes.forEach((n, i) => { n.x = Math.cos(i * 2.4) * (1 + i * 0.05); n.y = Math.sin(i * 2.4) * (1 + i * 0.05); });
-  for (let s = 0; s < steps; s++) {
-    const t = 0.05 * (1 - s / steps);
-    for (const a of nodes) { a.fx = -a.x * 0.01; a.fy = -a.y * 0.01; }
-    for (let i = 0; i < nodes.length; i++) for (let j = i + 1; j < nodes.length; j++) {
-      const a = nodes[i], b = nodes[j], dx = a.x - b.x, dy = a.y - b.y, d2 = dx * dx + dy * dy + 0.01;
-      a.fx += dx / d2 * 0.05; a.fy += dy / d2 * 0.05; b.fx -= dx / d2 * 0.05; b.fy -= dy / d2 * 0.05;
-    }
-    for (const [i, j] of edges) {
-      const a = nodes[i], b = nodes[j], dx = b.x - a.x, dy = b.y - a.y;
-      a.fx += dx * 0.05; a.fy += dy * 0.05; b.fx -= dx * 0.05; b.fy -= dy * 0.05;
-    }
-    for (const a of nodes) { a.x += Math.max(-1, Math.min(1, a.fx)) * t * 10; a.y += Math.max(-1, Math.min(1, a.fy)) * t * 10; }
-  }
-}
-
-async function graph() {
+async function entity(id) {
   const { body } = await api("/api/knowledge/constellation");
-  const ents = body.entities.slice(0, 150);
-  if (!ents.length) { view.innerHTML = `<p class="muted">No entities yet.</p>`; return; }
-  const index = new Map(ents.map((e, i) => [e.id, i]));
-  const byMemory = new Map();
-  ents.forEach((e, i) => (e.aspects || []).forEach((a) => (a.attributes || []).forEach((t) => {
-    if (!byMemory.has(t.memoryId)) byMemory.set(t.memoryId, new Set());
-    byMemory.get(t.memoryId).add(i);
-  })));
-  const edges = new Set();
-  for (const group of byMemory.values()) { const g = [...group]; for (let a = 0; a < g.length; a++) for (let b = a + 1; b < g.length; b++) edges.add(`${g[a]}-${g[b]}`); }
-  for (const d of body.dependencies || []) {
-    const a = index.get(d.sourceEntityId ?? d.source), b = index.get(d.targetEntityId ?? d.target);
-    if (a !== undefined && b !== undefined) edges.add(`${a}-${b}`);
-  }
-  const pairs = [...edges].map((k) => k.split("-").map(Number));
-  const nodes = ents.map((e) => ({ label: e.name, r: 3 + Math.min(6, Math.sqrt(e.mentions)), color: e.pinned ? "#ffd166" : "#8fb0ff" }));
-  layout(nodes, pairs);
-  view.innerHTML = `<p class="muted">${ents.length} entities; a line joins two that one memory mentions, or that depend on each other.</p>
-    <canvas id="graph-canvas" data-test="graph" data-nodes="${nodes.length}" data-edges="${pairs.length}"></canvas>`;
-  draw(document.getElementById("graph-canvas"), nodes, pairs);
+  const found = body.entities.find((e) => e.id === id);
+  view.innerHTML = `<p><a href="#graph">← graph</a> · <a href="#entities">entities</a></p>
+    ${found ? entityCard(found) : `<p class="muted">No entity ${esc(id)} for this agent.</p>`}`;
 }
 
-// -- constellation (UMAP projection) ------------------------------------------------------------
-async function constellation() {
-  const { status, body } = await api("/api/embeddings/projection?dimensions=2");
-  if (status === 202) {
-    view.innerHTML = `<div class="card" data-test="computing">The pipeline is computing the projection of ${esc(body.total)} memories… this page checks again every 5 s.</div>`;
-    setTimeout(() => { if (location.hash.startsWith("#constellation")) route(); }, 5000);
-    return;
-  }
-  const colors = { fact: "#8fb0ff", decision: "#ffd166", preference: "#7bd389", rule: "#ff8c69", session_summary: "#c792ea" };
-  const nodes = body.nodes.map((n) => ({ x: n.x, y: n.y, r: 2.5, color: colors[n.type] || "#9aa3b5", label: "" }));
-  view.innerHTML = `<p class="muted">${esc(body.count)} of ${esc(body.total)} memories, placed by meaning (UMAP of their vectors).</p>
-    <canvas id="sky" data-test="constellation" data-nodes="${nodes.length}"></canvas>`;
-  draw(document.getElementById("sky"), nodes, body.edges || [], { label: false });
-}
+// -- pipeline: refreshed while jobs wait, until the queue is empty or the page is left ------------
+const REFRESH_MS = 3000;
 
-// -- pipeline -----------------------------------------------------------------------------------
 async function pipeline() {
-  const [{ body: p }, { body: d }] = await Promise.all([api("/api/pipeline/status"), api("/api/diagnostics")]);
-  const t = p.backlog?.total || {};
-  const dagster = `${location.protocol}//${location.hostname}:3000`;
+  const { body: p } = await api("/api/pipeline/status");
+  const t = p.backlog?.total || {}, d = p.diagnostics || {}, dagster = p.dagsterUrl;
   const cls = (s) => (s === "healthy" ? "ok" : s === "degraded" ? "warn" : "bad");
+  const open = (path, text) => `<a href="${esc(dagster + path)}" target="_blank" rel="noopener">${text}</a>`;
   view.innerHTML = `<div class="grid" data-test="pipeline">
-      <div class="card stat">queue depth<b>${esc(t.depth ?? 0)}</b></div>
+      <div class="card stat">queue depth<b data-test="depth">${esc(t.depth ?? 0)}</b></div>
       <div class="card stat">due<b>${esc(t.due ?? 0)}</b></div>
+      <div class="card stat">leased<b>${esc(t.leased ?? 0)}</b></div>
       <div class="card stat">drain rate<b>${esc(t.ratePerS ?? 0)}/s</b></div>
+      <div class="card stat">ETA<b>${t.etaS == null ? "-" : `${esc(t.etaS)} s`}</b></div>
       <div class="card stat">dead jobs<b>${esc(t.dead ?? 0)}</b></div>
       <div class="card stat">health<b class="${cls(d.status)}">${esc(d.status)} ${esc(d.score)}</b></div>
     </div>
+    <p class="muted">${t.depth ? `<span data-test="refreshing">Refreshing every ${REFRESH_MS / 1000} s while jobs wait.</span>` : "Nothing queued."}
+      Drain rate: jobs per second of the time drains worked, over the last ten minutes.</p>
     <h3>Queues</h3>
     <table><thead><tr><th>queue</th><th>depth</th><th>due</th><th>leased</th><th>dead</th><th>jobs/s</th><th>ETA s</th></tr></thead><tbody>
       ${Object.entries(p.backlog?.queues || {}).map(([name, q]) => `<tr><td>${esc(name)}</td><td>${esc(q.depth)}</td><td>${esc(q.due)}</td><td>${esc(q.leased)}</td><td>${esc(q.dead)}</td><td>${esc(q.ratePerS)}</td><td>${esc(q.etaS ?? "-")}</td></tr>`).join("") || `<tr><td colspan="7" class="muted">nothing queued</td></tr>`}
@@ -196,18 +148,29 @@ async function pipeline() {
     <table data-test="diagnostics"><thead><tr><th>domain</th><th>score</th><th>status</th><th>issues</th></tr></thead><tbody>
       ${Object.values(d.domains || {}).map((x) => `<tr><td>${esc(x.domain)}</td><td>${esc(x.score)}</td><td class="${cls(x.status)}">${esc(x.status)}</td><td>${esc((x.issues || []).join("; "))}</td></tr>`).join("")}
     </tbody></table>
-    <p>Runs, backfills and asset history: <a href="${esc(dagster)}" target="_blank" rel="noopener">Dagster UI</a>
-      (<a href="${esc(dagster)}/runs" target="_blank" rel="noopener">runs</a>,
-      <a href="${esc(dagster)}/assets" target="_blank" rel="noopener">assets</a>) — served by <code>signet up</code>.</p>`;
+    ${dagster ? `<p data-test="dagster">Runs, sensors and asset history: ${open("", "Dagster UI")} (${open("/runs", "runs")},
+      ${open("/assets", "assets")}, ${open("/automation", "sensors and schedules")}).</p>`
+      : `<p class="muted" data-test="dagster">No Dagster UI: this API runs without a pipeline (<code>signet serve</code>); <code>signet up</code> starts both and links it here.</p>`}`;
+  if (t.depth) again(REFRESH_MS);
 }
 
 // -- routing ------------------------------------------------------------------------------------
-const VIEWS = { memories, memory, entities, graph, constellation, pipeline };
+const VIEWS = { memories, memory, entities, entity, graph, constellation, pipeline };
+const NAV = { memory: "memories", entity: "entities" };
+let later = null;  // a view's own refresh; leaving the view cancels it
+
+function again(ms) {
+  const at = location.hash;
+  later = setTimeout(() => { later = null; if (location.hash === at) route(); }, ms);
+}
 
 async function route() {
+  clearTimeout(later);
+  unmountGraph();
   const [head, query = ""] = (location.hash.slice(1) || "memories").split("?");
   const [name, arg] = head.split("/");
-  document.querySelectorAll("nav a[data-view]").forEach((a) => a.classList.toggle("active", a.dataset.view === (name === "memory" ? "memories" : name)));
+  document.body.dataset.view = name;
+  document.querySelectorAll("nav a[data-view]").forEach((a) => a.classList.toggle("active", a.dataset.view === (NAV[name] || name)));
   say("");
   try {
     await (VIEWS[name] || memories)(arg !== undefined ? decodeURIComponent(arg) : query);

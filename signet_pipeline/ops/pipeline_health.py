@@ -6,8 +6,10 @@ where Dagster's own daemon heartbeat would catch only the first.
 
 `signet up` (signet_cli/supervisor.py) sets SIGNET_UP_STARTED_AT in every child's environment: the
 API then knows a pipeline is expected and since when, and the sensors know which Dagster runs an
-earlier stack left behind. A stop the operator asked for is announced by a marker file in
-DAGSTER_HOME, so the sensors launch no new drain while the supervisor cancels the running ones.
+earlier stack left behind; and SIGNET_DAGSTER_URL, where its Dagster UI listens (the dashboard
+links there, `signet status` checks there). A stop the operator asked for is announced by a marker
+file in DAGSTER_HOME, so the sensors launch no new drain while the supervisor cancels the running
+ones.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ BEAT_EVERY_S = 10.0  # at most one write per component this often (sensors tick 
 STALE_AFTER_S = 60.0  # several missed beats: nothing launches drain runs
 START_GRACE_S = 180.0  # a stack this young without a beat is starting (Dagster loads in ~10-60 s)
 STACK_STARTED_ENV = "SIGNET_UP_STARTED_AT"
+DAGSTER_URL_ENV = "SIGNET_DAGSTER_URL"
 STOP_MARKER = "signet-stopping"
 
 Status = Literal["up", "starting", "down", "absent"]
@@ -51,6 +54,11 @@ def stack_started_at() -> float | None:
         return float(os.environ[STACK_STARTED_ENV])
     except (KeyError, ValueError):
         return None
+
+
+def dagster_url() -> str | None:
+    """The Dagster UI of the stack this process belongs to; None when nothing said where it is."""
+    return os.environ.get(DAGSTER_URL_ENV, "").rstrip("/") or None
 
 
 def stop_marker(home: Path) -> Path:

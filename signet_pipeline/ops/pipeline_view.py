@@ -53,6 +53,7 @@ class PipelineStatus(BaseModel):
     latency: LatencyReport
     errorSummary: dict[str, int]  # entries in the stage error ring per code
     traversal: TraversalState
+    dagsterUrl: str | None  # the Dagster UI `signet up` started; None for an API started alone
 
 
 def _counts(by_type: dict[str, dict[str, int]], types: list[str]) -> dict[str, int]:
@@ -81,4 +82,5 @@ def pipeline_status(svc: MemoryService, latency: LatencyReport) -> PipelineStatu
         workers={t: Workers(running=n > 0, workers=n) for t, n in live.items()},
         diagnostics=health, latency=latency, errorSummary=analytics_store.error_counts(conn),
         traversal=TraversalState(enabled=pipe.graph_on and pipe.traversal.enabled, lastRun=traversal.last_run()),
+        dagsterUrl=pipeline_health.dagster_url(),
     )

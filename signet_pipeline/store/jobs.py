@@ -212,11 +212,17 @@ def counts_by_type(conn: apsw.Connection) -> dict[str, dict[str, int]]:
     return out
 
 
-def finished_since(conn: apsw.Connection, since: str) -> dict[str, int]:
-    """job type -> jobs completed at or after `since` (the drain rate's numerator)."""
-    return {r[0]: r[1] for r in conn.execute(
-        "SELECT job_type, count(*) FROM memory_jobs WHERE status = 'completed' AND completed_at >= ? GROUP BY 1",
-        (since,))}
+def recent_completions(conn: apsw.Connection, since: str, per_type: int) -> list[Row]:
+    """The latest `per_type` jobs of each type completed at or after `since`, oldest first per
+    type: when each could start (created, or due again after a failure), was leased and completed
+    (the drain rate is measured on them)."""
+    return rows(conn, """
+        SELECT job_type, max(created_at, coalesce(not_before, '')) AS ready,
+               coalesce(leased_at, completed_at) AS leased, completed_at
+        FROM (SELECT job_type, created_at, not_before, leased_at, completed_at,
+                     row_number() OVER (PARTITION BY job_type ORDER BY completed_at DESC) AS latest
+              FROM memory_jobs WHERE status = 'completed' AND completed_at >= ?)
+        WHERE latest <= ? ORDER BY job_type, completed_at""", (since, per_type))
 
 
 def due_by_type(conn: apsw.Connection, now: str, job_types: list[str] | None = None) -> dict[str, int]:

@@ -127,6 +127,14 @@ def _write_fact(svc: MemoryService, conn: apsw.Connection, p: Proposal, source: 
     return "created", values["id"]
 
 
+def _dedup_reason(existing_id: str | None, source_id: str) -> str:
+    """Why a fact was not written though the decision said add: a live memory has its very content
+    (the decision's own reason, kept as decisionReason, spoke of the candidates it was shown)."""
+    if existing_id == source_id:
+        return "the memory it was extracted from already says exactly this"
+    return f"{f'memory {existing_id}' if existing_id else 'a live memory'} already says exactly this"
+
+
 def _refuse_supersede(target: Row | None, source: Row) -> str | None:
     """Why a target may not be superseded: pinned memories are the user's word, and a fact from
     an older memory never replaces a newer one (re-extraction and out-of-order jobs)."""
@@ -192,7 +200,8 @@ def apply_proposals(svc: MemoryService, source: Row, proposals: list[Proposal], 
                 continue
             if status == "deduped":
                 report.deduped += 1
-                audit(source["id"], "deduped", p, existingId=detail)
+                audit(source["id"], "deduped", p, reason=_dedup_reason(detail, source["id"]), existingId=detail,
+                      decisionReason=p.decision.reason)
             else:
                 report.created[detail] = normalize_content(p.fact.content).storage
                 audit(detail, "created", p)
