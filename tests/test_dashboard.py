@@ -62,6 +62,7 @@ def test_entities_and_the_graph_view(site, tmp_path):
     html = dom(f"{site}/ui/#entities")
     _ready(html, "entities")
     assert 'data-test="entity"' in html and "Priya Sharma" in html and "dark mode" in html
+    assert "weight 0.5, not learned yet" in html  # the spec's start value, until session feedback moves it
     graph = dom(f"{site}/ui/#graph")
     _ready(graph, "graph")
     nodes = int(re.search(r'data-test="graph" data-nodes="(\d+)" data-edges="(\d+)"', graph).group(1))

@@ -3,6 +3,8 @@
 // escaped before it reaches the page.
 "use strict";
 
+// Aspect weights start at 0.5 and move with session feedback (spec knowledge-graph "feedback loop").
+const ASPECT_WEIGHT = "How much recalls have confirmed this aspect: 0.5 until session feedback moves it.";
 const view = document.getElementById("view");
 const banner = document.getElementById("banner");
 const TOKEN_KEY = "signet-token";
@@ -111,7 +113,7 @@ async function entities(params) {
 }
 
 const entityCard = (e) => `<div class="card" data-test="entity"><h3>${esc(e.name)}${e.pinned ? " 📌" : ""} <span class="muted">${esc(e.entityType)} · ${esc(e.mentions)} mentions</span></h3>
-  ${(e.aspects || []).map((a) => `<p><b>${esc(a.name)}</b> <span class="muted">weight ${esc(a.weight)}</span></p><ul>
+  ${(e.aspects || []).map((a) => `<p><b>${esc(a.name)}</b> <span class="muted" title="${esc(ASPECT_WEIGHT)}">${a.weight === 0.5 ? "weight 0.5, not learned yet" : `weight ${esc(a.weight)}`}</span></p><ul>
     ${(a.attributes || []).slice(0, 8).map((t) => `<li>${t.kind === "constraint" ? "⚠ " : ""}<a href="#memory/${esc(t.memoryId)}">${esc(short(t.content, 140))}</a></li>`).join("")}</ul>`).join("")}</div>`;
 
 async function entity(id) {
