@@ -6,6 +6,7 @@ choose what.
 The PostgreSQL URL carries a password, so it is never written: dagster.yaml reads it from the
 environment variable POSTGRES_URL_ENV (Dagster resolves `{env: VAR}` itself), and every Dagster
 process `signet up` starts gets that variable (`dagster_env`). Messages show the URL masked.
+`dagster_env` also points NUMBA_CACHE_DIR into the workspace, so UMAP's compiled code outlives a run.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ SCHEMES = ("postgresql", "postgresql+psycopg2")
 ENGINE_SCHEME = "postgresql+psycopg2"
 TEAM_EXTRA = "install the team extra: pip install 'signet-memory[team]' (dagster-postgres, psycopg2)"
 RENDERED = ("storage", "run_launcher")  # keys the settings own; the shipped file must not set them
+# Without a cache every projection run compiled UMAP's numba code again (~15 s of each run).
+NUMBA_CACHE_ENV = "NUMBA_CACHE_DIR"
 
 
 class DagsterStorageError(ConfigError):
@@ -99,9 +102,13 @@ def postgres_url(settings: Settings) -> str | None:
 
 def dagster_env(settings: Settings) -> dict[str, str]:
     """Environment every Dagster process of this workspace needs beyond DAGSTER_HOME: the URL that
-    dagster.yaml refers to (it may come from agent.yaml, which Dagster does not read), with its driver."""
+    dagster.yaml refers to (it may come from agent.yaml, which Dagster does not read), with its driver,
+    and where numba keeps UMAP's compiled code across runs (stages/umap_jit.py; unless set already)."""
+    env = {NUMBA_CACHE_ENV: os.environ.get(NUMBA_CACHE_ENV) or str(settings.workspace / "cache" / "numba")}
     url = postgres_url(settings)
-    return {POSTGRES_URL_ENV: ENGINE_SCHEME + url[url.index("://"):]} if url else {}
+    if url:
+        env[POSTGRES_URL_ENV] = ENGINE_SCHEME + url[url.index("://"):]
+    return env
 
 
 def rendered_keys(settings: Settings) -> dict[str, Any]:

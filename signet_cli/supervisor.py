@@ -78,7 +78,8 @@ def run_stack(settings: Settings, *, api_port: int, dagster_port: int, host: str
     settings.db_path.parent.mkdir(parents=True, exist_ok=True)
     # SIGNET_UP_STARTED_AT tells the sensors which Dagster runs belong to an earlier stack (their
     # workers died with it, so those runs can be failed at once) and the API that a pipeline is due.
-    # dagster_env: the PostgreSQL URL dagster.yaml refers to by name, when agent.yaml set it.
+    # dagster_env: the PostgreSQL URL dagster.yaml refers to by name, when agent.yaml set it, and numba's
+    # cache directory (UMAP's compiled code kept across runs).
     # DAGSTER_URL_ENV: where the API's dashboard links to the Dagster UI.
     env = {**os.environ, **dagster_env(settings), "SIGNET_WORKSPACE": str(settings.workspace),
            "DAGSTER_HOME": str(home), STACK_STARTED_ENV: f"{time.time():.3f}",

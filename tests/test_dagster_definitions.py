@@ -1,7 +1,10 @@
+from datetime import date, timedelta
+
 import dagster as dg
 
 from signet_pipeline.defs.definitions import defs
 from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.defs.store import data_days
 
 
 def test_definitions_load_and_validate():
@@ -23,7 +26,7 @@ def test_the_shipped_instance_config_loads(tmp_path, monkeypatch):
     instance = dg.DagsterInstance.get()
     try:
         assert instance.run_coordinator.dequeue_interval_seconds == 1
-        assert not instance.telemetry_enabled
+        assert not instance.telemetry_enabled and not instance.nux_enabled
     finally:
         instance.dispose()
 
@@ -49,11 +52,13 @@ def test_every_definition_is_described_and_grouped():
 # orphans past runs in the UI, so a layout change must leave them exactly as they are.
 ASSETS = [
     ("connector_sync", "documents"), ("derived_facts", "extraction"), ("document_ingest", "documents"),
-    ("embedding_backfill", "embeddings"), ("embedding_projection", "embeddings"), ("embedding_refresh", "embeddings"),
-    ("entity_communities", "graph"), ("entity_structure", "graph"), ("maintenance_cycle", "maintenance"),
-    ("memory_decisions", "extraction"), ("memory_extractions", "extraction"), ("memory_hints", "extraction"),
-    ("memory_jobs", "queue"), ("memory_md", "sessions"), ("reextracted_facts", "extraction"),
-    ("retention_sweep", "maintenance"), ("session_summaries", "extraction"), ("store_backup", "backups"),
+    ("documents", "store"), ("embedding_backfill", "embeddings"), ("embedding_projection", "embeddings"),
+    ("embedding_refresh", "embeddings"), ("embeddings", "store"), ("entity_communities", "graph"),
+    ("entity_graph", "store"), ("entity_structure", "graph"), ("maintenance_cycle", "maintenance"),
+    ("memories", "store"), ("memory_decisions", "extraction"), ("memory_extractions", "extraction"),
+    ("memory_hints", "extraction"), ("memory_jobs", "queue"), ("memory_md", "sessions"),
+    ("reextracted_facts", "extraction"), ("retention_sweep", "maintenance"), ("session_summaries", "extraction"),
+    ("session_transcripts", "store"), ("store_backup", "backups"),
 ]
 JOBS = ["backfill_embeddings", "backup", "detect_communities", "ingest_documents", "maintenance", "process_memories",
         "project_embeddings", "refresh_embeddings", "retention", "summarize_sessions", "sync_connectors",
@@ -67,11 +72,14 @@ CHECKS = [
     ("derived_facts", "mutation_health"), ("memory_extractions", "provider_health"),
     ("memory_extractions", "queue_health"), ("retention_sweep", "storage_health"),
 ]
-# The signet/queue tag dagster.yaml limits to one run per value, and the partitions backfills use.
+# The signet/queue tag dagster.yaml limits to one run per value, and the partitions backfills use:
+# daily, from the store's oldest memory (history) or the day before its creation (backups).
 QUEUE_TAGS = {"ingest_documents": "document_ingest", "process_memories": "memory",
               "summarize_sessions": "session_summary", "sync_connectors": "connector_sync"}
-PARTITIONS = {"embedding_backfill": ("2020-01-01", 1), "reextracted_facts": ("2024-01-01", 1),
-              "store_backup": ("2026-11-01", 0)}
+MEMORY_DAY, STORE_DAY = data_days()
+BACKUP_DAY = (date.fromisoformat(STORE_DAY) - timedelta(days=1)).isoformat()
+PARTITIONS = {"embedding_backfill": (MEMORY_DAY, 1), "reextracted_facts": (MEMORY_DAY, 1),
+              "store_backup": (BACKUP_DAY, 0)}
 
 
 def test_the_names_operators_know_stay_put():

@@ -170,7 +170,7 @@ def test_no_folder_holds_more_than_twenty_modules():
 
 # -- inside defs: one folder per domain; a domain reaches another only through the shared pieces ---
 
-DEFS_SHARED = {"resources", "metadata", "queue"}  # what every domain of defs/ may import
+DEFS_SHARED = {"resources", "metadata", "queue", "store"}  # what every domain of defs/ may import
 
 
 def defs_part(module: str) -> str | None:

@@ -2,7 +2,7 @@
 checks, backfill, end to end."""
 
 import time
-from datetime import datetime, timezone
+from datetime import datetime, timedelta, timezone
 
 import dagster as dg
 import pytest
@@ -220,11 +220,14 @@ def test_checks_fail_on_broken_provenance_and_dead_jobs(svc, resources, instance
 
 
 def test_reextraction_backfill_partition_is_idempotent(svc, resources, instance):
-    source = remember(svc, RememberRequest(content=FACTS, createdAt="2025-03-14T10:00:00Z"))
-    remember(svc, RememberRequest(content="A memory from another day entirely", createdAt="2025-03-15T10:00:00Z"))
+    # Today: partitions start at the oldest memory of the workspace the code location loaded with.
+    today = datetime.now(timezone.utc)
+    source = remember(svc, RememberRequest(content=FACTS, createdAt=today.isoformat()))
+    remember(svc, RememberRequest(content="A memory from another day entirely",
+                                  createdAt=(today - timedelta(days=1)).isoformat()))
     written = []
     for _ in range(2):
-        result = dg.materialize([reextracted_facts], partition_key="2025-03-14", resources=resources,
+        result = dg.materialize([reextracted_facts], partition_key=today.date().isoformat(), resources=resources,
                                 instance=instance)
         meta = result.get_asset_materialization_events()[0].event_specific_data.materialization.metadata
         assert meta["memories_reprocessed"].value == 1
@@ -233,4 +236,3 @@ def test_reextraction_backfill_partition_is_idempotent(svc, resources, instance)
     events = [r[0] for r in svc.db.reader().execute(
         "SELECT event FROM memory_history WHERE memory_id = ? AND event = 'reextracted'", (source.id,))]
     assert len(events) == 2
-    assert datetime.now(timezone.utc).year >= 2025

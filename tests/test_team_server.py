@@ -33,7 +33,7 @@ from dagster._core.instance.config import dagster_instance_config
 from dagster._core.launcher import DefaultRunLauncher
 
 from signet_cli import dagster_instance
-from signet_cli.dagster_config import POSTGRES_URL_ENV, dagster_env, instance_file, masked
+from signet_cli.dagster_config import NUMBA_CACHE_ENV, POSTGRES_URL_ENV, dagster_env, instance_file, masked
 from signet_cli.main import main as signet_main
 from signet_pipeline.config import load_settings
 from signet_pipeline.errors import ConfigError
@@ -91,13 +91,17 @@ def test_the_shipped_file_leaves_storage_and_launcher_to_the_settings():
     assert "storage" not in shipped and "run_launcher" not in shipped
 
 
-def test_sqlite_by_default_with_runs_in_subprocesses_as_before(tmp_path):
+def test_sqlite_by_default_with_runs_in_subprocesses_as_before(tmp_path, monkeypatch):
+    monkeypatch.delenv(NUMBA_CACHE_ENV, raising=False)
     settings = load_settings(workspace(tmp_path))
     home = dagster_instance.write_config(settings)
     config, _ = dagster_instance_config(str(home))  # Dagster's own schema
     assert "storage" not in config  # Dagster's default: the SQLite files signet dagster reset knows
     assert config["run_launcher"] == {"module": "dagster.core.launcher", "class": "DefaultRunLauncher"}
-    assert dagster_env(settings) == {}
+    # UMAP's compiled code kept in the workspace across runs (or where the environment already says)
+    assert dagster_env(settings) == {NUMBA_CACHE_ENV: str(settings.workspace / "cache" / "numba")}
+    monkeypatch.setenv(NUMBA_CACHE_ENV, str(tmp_path / "elsewhere"))
+    assert dagster_env(settings) == {NUMBA_CACHE_ENV: str(tmp_path / "elsewhere")}
     with DagsterInstance.from_config(str(home)) as instance:
         assert type(instance.run_launcher) is DefaultRunLauncher
         assert type(instance.run_storage).__name__ == "SqliteRunStorage"
@@ -114,7 +118,7 @@ def test_postgres_is_an_env_reference_dagster_accepts_and_the_password_is_nowher
     assert config["storage"] == {"postgres": {"postgres_url": {"env": POSTGRES_URL_ENV}}}
     assert config["run_coordinator"]["class"] == "QueuedRunCoordinator"  # the shipped file's keys stay
     # the driver named: SQLAlchemy 2.1 would take a bare postgresql:// for psycopg 3, which is not installed
-    assert dagster_env(settings) == {POSTGRES_URL_ENV: url.replace("postgresql://", "postgresql+psycopg2://")}
+    assert dagster_env(settings)[POSTGRES_URL_ENV] == url.replace("postgresql://", "postgresql+psycopg2://")
     assert PASSWORD not in repr(settings) and PASSWORD not in str(effective_config(settings))  # GET /api/config
 
 
@@ -123,7 +127,7 @@ def test_the_url_may_come_from_agent_yaml_and_still_stays_out_of_dagster_yaml(tm
     settings = load_settings(workspace(tmp_path, {"dagster": {"storage": "postgres", "postgresUrl": url}}))
     home = dagster_instance.write_config(settings)
     assert PASSWORD not in (home / "dagster.yaml").read_text()
-    assert dagster_env(settings) == {POSTGRES_URL_ENV: url}  # what signet up hands its Dagster processes
+    assert dagster_env(settings)[POSTGRES_URL_ENV] == url  # what signet up hands its Dagster processes
 
 
 def test_a_launcher_named_in_config_is_loaded_with_its_config(tmp_path):

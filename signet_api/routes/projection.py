@@ -1,7 +1,8 @@
 """GET /api/embeddings/projection: the UMAP projection of the embedded memories (memory-api.txt).
 
-200 with nodes and edges when the cache is fresh; 202 "computing" otherwise, after recording a
-request the pipeline's projection sensor turns into a Dagster run (the API never runs UMAP)."""
+200 with nodes and edges from the last layout, `stale: true` when the memories changed since (a
+recompute is then requested); 202 "computing" only while no layout exists. A request is recorded for
+the pipeline's projection sensor to turn into a Dagster run (the API never runs UMAP)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ Service = Annotated[MemoryService, Depends(service)]
 
 
 @router.get("/api/embeddings/projection", summary="UMAP 2D/3D projection of the embedded memories",
-            responses={200: {"model": ProjectionCached, "description": "the cached projection"},
+            responses={200: {"model": ProjectionCached,
+                            "description": "the last projection (stale: true while a newer one is computed)"},
                        202: {"model": ProjectionComputing, "description": "being computed: poll again"}})
 def projection_route(request: Request, svc: Service,
                      dimensions: Annotated[int, Query(ge=2, le=3, description="output dimensions: 2 or 3")] = 2

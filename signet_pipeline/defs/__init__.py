@@ -12,8 +12,9 @@ sensors, schedules and checks side by side, and its `__init__.py` exposes them a
 - maintenance/: retention_sweep, maintenance_cycle, store_backup, their jobs and schedules.
 - diagnostics/: the diagnostics domains as asset checks.
 
-Shared: resources.py (store, embedder, LLM), metadata.py (tables and lists for the UI).
-definitions.py gathers every domain's defs with the resources and executor: what workspace.yaml
+Shared: resources.py (store, embedder, LLM), metadata.py (tables and lists for the UI), store.py
+(the store's tables as external assets, where daily partitions start). definitions.py gathers
+every domain's defs with those tables, the resources and executor: what workspace.yaml
 and `signet up` load. A domain imports only its own modules, queue/ and the shared modules. The
 only package that imports dagster; nothing imports it.
 """

@@ -1,6 +1,7 @@
 """Dagster code location for the Signet pipeline (referenced by workspace.yaml and `signet up`).
 
-Gathers each domain's Definitions (defs/<domain>/__init__.py) with the shared resources.
+Gathers each domain's Definitions (defs/<domain>/__init__.py) with the store's tables (store.py) and
+the shared resources.
 Every run executes in one process (in-process executor): the memory service (embedder, vector
 index) loads once per run. Queue-driven runs drain their queue batch after batch
 (stages/drain/loop.py); the sensors launch one when jobs are due and none is in flight.
@@ -21,11 +22,13 @@ from signet_pipeline.defs import (
     sessions,
 )
 from signet_pipeline.defs.resources import EmbedderResource, LlmResource, SignetStoreResource
+from signet_pipeline.defs.store import TABLES
 
 defs = dg.Definitions.merge(
     queue.defs, extraction.defs, documents.defs, sessions.defs, graph.defs, embeddings.defs, maintenance.defs,
     diagnostics.defs,
     dg.Definitions(
+        assets=TABLES,  # the store's tables: where the assets' data comes from (store.py)
         resources={"signet": SignetStoreResource(embedder=EmbedderResource()), "llm": LlmResource()},
         executor=dg.in_process_executor,
     ),

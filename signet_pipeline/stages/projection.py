@@ -1,7 +1,7 @@
 """UMAP projection of the embedded memories (architecture.txt "UMAP Projection").
 
 Plain functions over the store, run by the embedding_projection asset (never in a request: the
-first UMAP call in a process compiles numba code for seconds). `umap` is imported lazily.
+first UMAP call in a process loads or compiles numba code, umap_jit.py). `umap` is imported lazily.
 
 - nNeighbors = min(15, max(2, n-1)), cosine metric, fixed seed (same input, same layout).
 - UMAP's spectral initialisation needs more than dims + 1 points; smaller sets (0-3 points in 2D,
@@ -24,9 +24,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy.spatial import KDTree
 
+from signet_pipeline.ops.projection_view import node
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import projections as proj_store
-from signet_pipeline.store.db import Database, Row
+from signet_pipeline.store.db import Database
 from signet_pipeline.timeutil import now_iso
 
 SCALE = 210.0
@@ -34,7 +35,7 @@ EDGE_K = 4
 SEED = 42
 MAX_NEIGHBORS = 15
 
-_umap_fits = 0  # UMAP fits in this process: the first one pays for numba compilation
+_umap_fits = 0  # UMAP fits in this process: the first one loads (or compiles) numba's code
 
 
 def _no_edges() -> np.ndarray:
@@ -47,7 +48,9 @@ class Layout:
     coords: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))  # n x dims, each axis in [-SCALE, SCALE]
     edges: np.ndarray = field(default_factory=_no_edges)  # m x 2 int, i < j, sorted
     n_neighbors: int | None = None
-    first_fit: bool = False  # the fit included numba compilation (first in this process)
+    first_fit: bool = False  # the first fit in this process: it loaded or compiled numba's code
+    jit_loaded: int = 0  # compiled functions (per signature) numba loaded from its disk cache in this fit
+    jit_compiled: int = 0  # ... and compiled (not cached yet, or cached by another numba/umap)
     import_ms: float = 0.0
     fit_ms: float = 0.0
     edges_ms: float = 0.0
@@ -84,18 +87,23 @@ def fit_umap(vectors: np.ndarray, dims: int, seed: int = SEED) -> tuple[np.ndarr
     imported = "umap" in sys.modules
     import umap  # lazy: seconds to import, and only Dagster runs and benchmarks need it
 
+    from signet_pipeline.stages import umap_jit  # numba, like umap: only where a fit runs
+
     import_ms = 0.0 if imported else (time.perf_counter() - started) * 1000
+    jit_before = umap_jit.jit_counts()
     nn = n_neighbors_for(len(vectors))
     reducer = umap.UMAP(n_components=dims, n_neighbors=nn, metric="cosine", random_state=seed, n_jobs=1)
     started = time.perf_counter()
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         raw = reducer.fit_transform(vectors)
+    fit_ms = (time.perf_counter() - started) * 1000
+    jit = umap_jit.jit_counts().since(jit_before)
     first = _umap_fits == 0
     _umap_fits += 1
     return np.asarray(raw, dtype=np.float64), Layout(
-        method="umap", n_neighbors=nn, first_fit=first, import_ms=import_ms,
-        fit_ms=(time.perf_counter() - started) * 1000, warnings=sorted({str(w.message)[:200] for w in caught}))
+        method="umap", n_neighbors=nn, first_fit=first, jit_loaded=jit.loaded, jit_compiled=jit.compiled,
+        import_ms=import_ms, fit_ms=fit_ms, warnings=sorted({str(w.message)[:200] for w in caught}))
 
 
 def normalize(raw: np.ndarray) -> np.ndarray:
@@ -134,16 +142,6 @@ def layout(vectors: np.ndarray, dims: int, *, seed: int = SEED) -> Layout:
     out.edges_ms = (time.perf_counter() - started) * 1000
     out.coords = normalize(raw)
     return out
-
-
-def node(row: Row, point: np.ndarray) -> dict:
-    """A node as GET /api/embeddings/projection shows it (memory-api.txt)."""
-    found = {"id": row["id"], "x": float(point[0]), "y": float(point[1])}
-    if len(point) == 3:
-        found["z"] = float(point[2])
-    return {**found, "content": row["content"], "who": row["who"], "importance": row["importance"],
-            "type": row["type"], "tags": json.loads(row["tags"]), "pinned": bool(row["pinned"]),
-            "sourceType": row["source_type"], "sourceId": row["source_id"], "createdAt": row["created_at"]}
 
 
 @dataclass

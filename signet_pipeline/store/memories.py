@@ -286,6 +286,11 @@ def raw_created_between(conn: apsw.Connection, start: str, end: str, *, after_ri
         "AND source_memory_id IS NULL ORDER BY rid LIMIT ?", (start, end, after_rid, limit))]
 
 
+def oldest_created_at(conn: apsw.Connection) -> str | None:
+    """created_at of the oldest memory, tombstones included (imports may back-date it)."""
+    return scalar(conn, "SELECT min(created_at) FROM memories")
+
+
 def derived_count(conn: apsw.Connection) -> int:
     return int(scalar(conn, "SELECT count(*) FROM memories WHERE source_memory_id IS NOT NULL AND is_deleted = 0")
                or 0)

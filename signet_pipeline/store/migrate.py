@@ -109,5 +109,10 @@ def _verify(conn, mig: Migration) -> None:
         raise MigrationError(f"migration {mig.version:04d}_{mig.name} did not create: {', '.join(missing)}")
 
 
+def created_at(db: Database) -> str | None:
+    """When the store was created: its first migration's time (None before any)."""
+    return scalar(db.reader(), "SELECT min(applied_at) FROM schema_migrations")
+
+
 def applied_versions(db: Database) -> list[int]:
     return [r["version"] for r in rows(db.reader(), "SELECT version FROM schema_migrations ORDER BY version")]

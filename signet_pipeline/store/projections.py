@@ -4,6 +4,7 @@ requests the API records for the pipeline (`umap_requests`)."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 import apsw
@@ -47,13 +48,22 @@ def source_state(conn: apsw.Connection, model: str, dims: int | None, agent_id: 
     return SourceState(found["n"], fingerprint, found["visible"])
 
 
+_NODE_COLUMNS = ("SELECT m.id, m.content, m.who, m.importance, m.type, m.tags, m.pinned, m.source_type, m.source_id, "
+                 "m.created_at, m.agent_id, m.visibility ")
+
+
 def source_rows(conn: apsw.Connection, model: str, dims: int) -> tuple[list[Row], np.ndarray]:
     """Node metadata (oldest first) and the matching float32 matrix (n x dims)."""
-    found = rows(conn, "SELECT m.id, m.content, m.who, m.importance, m.type, m.tags, m.pinned, m.source_type, "
-                       "m.source_id, m.created_at, m.agent_id, m.visibility, e.vector " + _SOURCE + " ORDER BY m.rid",
-                 {"model": model, "dims": dims})
+    found = rows(conn, _NODE_COLUMNS + ", e.vector " + _SOURCE + " ORDER BY m.rid", {"model": model, "dims": dims})
     matrix = embeddings.decode([r.pop("vector") for r in found], dims)
     return found, matrix
+
+
+def source_rows_by_id(conn: apsw.Connection, model: str, dims: int, ids: list[str]) -> dict[str, Row]:
+    """Node metadata of those of `ids` still in the projected set, by id (no vectors)."""
+    found = rows(conn, _NODE_COLUMNS + _SOURCE + " AND m.id IN (SELECT value FROM json_each(:ids))",
+                 {"model": model, "dims": dims, "ids": json.dumps(ids)})
+    return {r["id"]: r for r in found}
 
 
 def ready(conn: apsw.Connection) -> bool:

@@ -4,8 +4,10 @@ memories; connector syncs feed files into the same queue."""
 import dagster as dg
 
 from signet_pipeline.defs.metadata import bullet_list, latency, table
+from signet_pipeline.defs.queue.backlog import MEMORY_JOBS
 from signet_pipeline.defs.queue.drain import DrainConfig, drain_queue
 from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.defs.store import DOCUMENTS
 from signet_pipeline.stages.connectors import run_connector_jobs
 from signet_pipeline.stages.documents import run_document_jobs
 from signet_pipeline.stages.drain.jobs import JobBatch
@@ -15,7 +17,7 @@ GROUP = "documents"
 
 
 @dg.asset(
-    group_name=GROUP, kinds={"python", "sqlite"},
+    group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORY_JOBS, DOCUMENTS],
     description="Document ingest: drains the `document_ingest` queue; fetches each URL (30 s timeout, "
                 "documents.maxContentBytes cap, text types only, HTML reduced to text and title) or reads the queued "
                 "text, splits it into overlapping chunks (documents.chunkSize / chunkOverlap) and writes each as a "
@@ -45,7 +47,7 @@ def document_ingest(context: dg.AssetExecutionContext, config: DrainConfig,
 
 
 @dg.asset(
-    group_name=GROUP, kinds={"python", "sqlite"},
+    group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORY_JOBS],
     description="Connector syncs: drains the `connector_sync` queue (POST /api/connectors/{id}/sync). A filesystem "
                 "sync walks rootPath, reads the files matching `patterns` (minus `ignorePatterns`) whose mtime is newer "
                 "than the cursor (every file on a full sync), upserts one document per file (matched by its path) and "

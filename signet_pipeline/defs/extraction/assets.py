@@ -38,6 +38,7 @@ from signet_pipeline.defs.extraction.results import (
 from signet_pipeline.defs.metadata import bullet_list, latency
 from signet_pipeline.defs.queue.drain import DrainConfig, drain_queue
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
+from signet_pipeline.defs.store import MEMORIES, history_backfill
 from signet_pipeline.stages.drain.jobs import JobBatch, in_flight
 from signet_pipeline.stages.extraction.batch import (
     RunTotals,
@@ -55,7 +56,6 @@ from signet_pipeline.timeutil import to_iso
 
 # The queues this drain works, in order of precedence.
 MEMORY_QUEUES = (EXTRACT, STRUCTURAL_CLASSIFY, PROSPECTIVE_INDEX)
-REEXTRACT_START = "2024-01-01"
 
 
 class MemoryDrainConfig(DrainConfig):
@@ -99,10 +99,8 @@ def memory_pipeline(context: dg.AssetExecutionContext, config: MemoryDrainConfig
     yield hints_result(hints, provider.name, provider.model, queued)
 
 
-@dg.asset(
-    group_name=GROUP, kinds={"python", "sqlite"},
-    partitions_def=dg.DailyPartitionsDefinition(start_date=REEXTRACT_START, end_offset=1),
-    backfill_policy=dg.BackfillPolicy.single_run(),
+@history_backfill(
+    group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORIES],
     description="Re-extraction backfill: runs extraction, decisions and controlled writes again over the memories "
                 "created in the selected days (after changing the model or prompts). Idempotent: facts already "
                 "stored dedupe, and each source memory's history records the re-run.",

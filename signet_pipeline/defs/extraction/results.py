@@ -5,7 +5,9 @@ classification, shown in the graph group) and memory_hints (prospective hints)."
 import dagster as dg
 
 from signet_pipeline.defs.metadata import bullet_list, latency, table
+from signet_pipeline.defs.queue.backlog import MEMORY_JOBS
 from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.defs.store import ENTITY_GRAPH, MEMORIES
 from signet_pipeline.stages.drain.jobs import JobBatch
 from signet_pipeline.stages.extraction.batch import RunTotals
 from signet_pipeline.stages.hints import HintsReport
@@ -15,7 +17,7 @@ from signet_pipeline.store import memories as mem_store
 GROUP = "extraction"
 
 EXTRACTION_SPECS = [
-    dg.AssetSpec("memory_extractions", group_name=GROUP, kinds={"python", "sqlite"},
+    dg.AssetSpec("memory_extractions", deps=[MEMORY_JOBS, MEMORIES], group_name=GROUP, kinds={"python", "sqlite"},
                  description="Extraction stage over the `extract` queue: each source memory's facts and entity "
                              "triples (validated; warnings instead of failures)."),
     dg.AssetSpec("memory_decisions", deps=["memory_extractions"], group_name=GROUP, kinds={"python"},
@@ -29,14 +31,14 @@ EXTRACTION_SPECS = [
 ]
 
 STRUCTURE_SPEC = dg.AssetSpec(
-    "entity_structure", group_name="graph", kinds={"python", "sqlite"},
+    "entity_structure", deps=[MEMORY_JOBS, ENTITY_GRAPH], group_name="graph", kinds={"python", "sqlite"},
     description="Structural classification over the `structural_classify` queue (one job per entity with new "
                 "facts): each fact gets an aspect and a kind (attribute | constraint) through the LLM provider, "
                 "entities still typed 'extracted' get a type, then contradicted siblings are superseded.",
 )
 
 HINTS_SPEC = dg.AssetSpec(
-    "memory_hints", group_name=GROUP, kinds={"python", "sqlite"},
+    "memory_hints", deps=[MEMORY_JOBS, MEMORIES, "derived_facts"], group_name=GROUP, kinds={"python", "sqlite"},
     description="Prospective hints over the `prospective_index` queue (one job per memory written while "
                 "hints.enabled): up to hints.max questions each memory would answer, from the LLM provider, "
                 "filtered (question form, 8-200 chars, no echo of the memory or the prompt), replacing the memory's "

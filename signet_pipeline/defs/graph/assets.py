@@ -6,13 +6,14 @@ import dagster as dg
 
 from signet_pipeline.defs.metadata import table
 from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.defs.store import ENTITY_GRAPH
 from signet_pipeline.stages.communities import detect_all
 
 GROUP = "graph"
 
 
 @dg.asset(
-    group_name=GROUP, kinds={"python", "sqlite"},
+    group_name=GROUP, kinds={"python", "sqlite"}, deps=[ENTITY_GRAPH, "entity_structure"],
     description="Entity communities: Louvain over each agent's entity dependencies and relations (weighted), "
                 "persisted to entity_communities and entities.community_id, with modularity and a quality signal "
                 "(fragmented < 0.3 <= moderate < 0.5 <= strong).",

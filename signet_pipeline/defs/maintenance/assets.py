@@ -6,20 +6,19 @@ a Parquet snapshot (snapshots/backup.py)."""
 import dagster as dg
 
 from signet_pipeline.defs.metadata import bullet_list, table
+from signet_pipeline.defs.queue.backlog import MEMORY_JOBS
 from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.defs.store import BACKUP_DAYS, EMBEDDINGS, ENTITY_GRAPH, MEMORIES, TABLES
 from signet_pipeline.snapshots.backup import backup_store
 from signet_pipeline.stages.maintenance import run_cycle
 from signet_pipeline.stages.retention import sweep
 
 GROUP = "maintenance"
 BACKUPS_GROUP = "backups"
-# Partitions from the first day this code shipped; a backfill of a past day snapshots the store as
-# it is when the run executes (a backup cannot travel back in time), under that day's name.
-DAILY = dg.DailyPartitionsDefinition(start_date="2026-11-01")
 
 
 @dg.asset(
-    group_name=GROUP, kinds={"python", "sqlite"},
+    group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORIES, EMBEDDINGS, ENTITY_GRAPH, MEMORY_JOBS],
     description="Retention sweep: purges, in order, graph links, vectors and rows of tombstones past the tombstone "
                 "window (default 30 d), history older than 180 d, completed jobs older than 14 d, dead jobs older "
                 "than 30 d, and the oldest embedding change-log entries. Each step is one short transaction capped "
@@ -49,7 +48,7 @@ def retention_sweep(context: dg.AssetExecutionContext, signet: SignetStoreResour
 
 
 @dg.asset(
-    group_name=GROUP, kinds={"python", "sqlite"},
+    group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORIES, EMBEDDINGS, MEMORY_JOBS],
     description="Maintenance cycle: diagnostics, then repairs they call for (requeue dead jobs above a 1% dead rate, "
                 "release stale leases, rebuild a drifted FTS index, sweep when tombstones pass 30%, re-embed when vector "
                 "coverage is low). Observe mode only "
@@ -72,7 +71,7 @@ def maintenance_cycle(context: dg.AssetExecutionContext, signet: SignetStoreReso
 
 
 @dg.asset(
-    group_name=BACKUPS_GROUP, kinds={"sqlite", "parquet"}, partitions_def=DAILY,
+    group_name=BACKUPS_GROUP, kinds={"sqlite", "parquet"}, partitions_def=BACKUP_DAYS, deps=[*TABLES, MEMORY_JOBS],
     description="Daily backup under <workspace>/backups/<day>/: memories.db, a consistent copy made with SQLite's "
                 "online backup while the service runs (restore: stop Signet, copy it to memory/memories.db), and "
                 "snapshot/, the Parquet export (`signet import` restores it into a new or live workspace). The newest "

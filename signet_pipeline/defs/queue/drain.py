@@ -1,11 +1,12 @@
 """The drain shell of queue-driven assets and the jobs that run them.
 
 `drain_queue` works a queue batch after batch as one registered, beating worker
-(stages/drain/loop.py); `DrainConfig` is the run config every drain asset takes. `drain_job`
-defines a drain asset's job with the tag `signet/queue: <queue>` (`memory` for the extract,
-structural_classify and prospective_index queues, else the job type); dagster.yaml limits runs to
-one per value of that tag (tag_concurrency_limits), so a queue has at most one drain run at a time
-even when an operator launches one by hand beside the sensor's.
+(stages/drain/loop.py) and observes memory_jobs as it starts and ends (backlog.py); `DrainConfig` is
+the run config every drain asset takes. `drain_job` defines a drain asset's job with the tag
+`signet/queue: <queue>` (`memory` for the extract, structural_classify and prospective_index
+queues, else the job type); dagster.yaml limits runs to one per value of that tag
+(tag_concurrency_limits), so a queue has at most one drain run at a time even when an operator
+launches one by hand beside the sensor's.
 """
 
 import logging
@@ -17,7 +18,9 @@ from typing import Any
 import dagster as dg
 from pydantic import Field
 
+from signet_pipeline.defs.queue.backlog import drain_observation
 from signet_pipeline.defs.resources import SignetStoreResource
+from signet_pipeline.ops.backlog import backlog
 from signet_pipeline.stages.drain.loop import DrainPolicy, DrainReport, Worker, drain_lanes
 from signet_pipeline.store.queue import JobQueue
 
@@ -59,6 +62,10 @@ def drain_queue(context: dg.AssetExecutionContext, config: DrainConfig, signet: 
                                        idle_s=config.idle_s)
     queue = signet.queue(owner=context.run.run_id)
     name = "+".join(job_types)
+    # The run records the backlog it meets and leaves on memory_jobs: a burst drained between two
+    # ticks of queue_backlog_sensor would otherwise never reach Dagster.
+    start = backlog(svc.db)
+    context.log_event(drain_observation(start, job_types))
     started, progress = time.monotonic(), {"last": time.monotonic(), "done": 0}
     lock = threading.Lock()
 
@@ -83,6 +90,7 @@ def drain_queue(context: dg.AssetExecutionContext, config: DrainConfig, signet: 
     with Worker(svc.db, name, context.run.run_id) as worker:
         report = drain_lanes([logged(lane(queue)) for lane in lanes], policy, batch_size=worker_cfg.batch_size,
                              worker=worker, yield_when=others_queued)
+    context.log_event(drain_observation(backlog(svc.db), job_types, started=start, report=report))
     context.log.info("%s: %d jobs in %d batches, %.1f s (%.1f jobs/s); stopped: %s", name, report.jobs,
                      report.batches, report.seconds, report.jobs_per_s, report.stopped)
     # The same line in the service's own log (/api/logs), beside the API's entries.

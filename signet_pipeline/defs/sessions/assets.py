@@ -4,8 +4,10 @@ and MEMORY.md, the working-memory summary, is regenerated on its schedule."""
 import dagster as dg
 
 from signet_pipeline.defs.metadata import bullet_list, latency, table
+from signet_pipeline.defs.queue.backlog import MEMORY_JOBS
 from signet_pipeline.defs.queue.drain import DrainConfig, drain_queue
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
+from signet_pipeline.defs.store import MEMORIES, SESSION_TRANSCRIPTS
 from signet_pipeline.stages.drain.jobs import JobBatch
 from signet_pipeline.sessions.synthesis import agents_with_files, synthesize
 from signet_pipeline.stages.session_summary import run_session_jobs
@@ -15,7 +17,7 @@ GROUP = "extraction"
 
 
 @dg.asset(
-    group_name=GROUP, kinds={"python", "sqlite"},
+    group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORY_JOBS, SESSION_TRANSCRIPTS],
     description="Session summaries: drains the `session_summary` queue (jobs queued by the session-end hook with "
                 "the session's transcript), reads each transcript as user/assistant turns (tool calls, tool output "
                 "and harness wrappers dropped), asks the LLM provider window by window (8,000 characters) for the "
@@ -49,7 +51,7 @@ def session_summaries(context: dg.AssetExecutionContext, config: DrainConfig, si
 
 
 @dg.asset(
-    group_name="sessions", kinds={"python", "markdown"},
+    group_name="sessions", kinds={"python", "markdown"}, deps=[MEMORIES],
     description="MEMORY.md: the working-memory summary session-start hands to each new session as recentContext. "
                 "Selects the agent's pinned, important (>= 0.8) and last-7-days memories and its session summaries "
                 "(60 at most), has the LLM provider write the summary (the rules provider, or a provider that fails, "
