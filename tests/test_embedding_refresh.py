@@ -5,7 +5,7 @@ import dagster as dg
 import numpy as np
 import pytest
 
-from signet_pipeline.defs.embeddings.assets import embedding_backfill, embedding_refresh
+from signet_pipeline.defs.embeddings.assets import embedding_backfill_over, embedding_refresh
 from signet_pipeline.defs.embeddings.jobs import embedding_backfill_job, embedding_refresh_job
 from signet_pipeline.defs.embeddings.sensors import embedding_refresh_sensor
 from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
@@ -378,6 +378,8 @@ def test_backfill_partition_reembeds_only_that_day(svc, signet, instance):
                         for i, c in enumerate(FACTS[:6])])
     with svc.db.write() as conn:
         conn.execute("DELETE FROM embeddings")
+    # The days since this store's oldest memory, as a code location loaded on it defines them.
+    embedding_backfill = embedding_backfill_over(dg.DailyPartitionsDefinition(start_date="2025-03-10", end_offset=1))
     defs = dg.Definitions(assets=[embedding_backfill], jobs=[embedding_backfill_job], resources={"signet": signet})
     result = defs.resolve_job_def("backfill_embeddings").execute_in_process(partition_key="2025-03-11",
                                                                             instance=instance)

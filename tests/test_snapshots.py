@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 from signet_api.app import create_app
 from signet_pipeline.config import load_settings
 from signet_pipeline.defs.definitions import defs
-from signet_pipeline.defs.maintenance.assets import store_backup
+from signet_pipeline.defs.maintenance.assets import store_backup_over
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.errors import SnapshotError
 from signet_pipeline.graph.persist import persist_triples
@@ -199,8 +199,12 @@ def test_the_cli_exports_and_imports_with_progress_and_refuses_a_damaged_snapsho
     assert damaged.returncode == 2 and "checksum" in damaged.stderr
 
 
+# Backups named for days before the test's store existed: a code location loaded on an older store has them.
+PAST_BACKUPS = store_backup_over(dg.DailyPartitionsDefinition(start_date="2026-11-01"))
+
+
 def _backup(workspace, day, instance):
-    result = dg.materialize([store_backup], instance=instance, partition_key=day,
+    result = dg.materialize([PAST_BACKUPS], instance=instance, partition_key=day,
                             resources={"signet": SignetStoreResource(workspace=str(workspace))})
     assert result.success
     return result.asset_materializations_for_node("store_backup")[0].metadata

@@ -89,11 +89,11 @@ MEMORY_DAYS = dg.DailyPartitionsDefinition(start_date=MEMORY_DAY, end_offset=1)
 BACKUP_DAYS = dg.DailyPartitionsDefinition(start_date=(date.fromisoformat(STORE_DAY) - timedelta(1)).isoformat())
 
 
-def history_backfill(**asset_kwargs: Any) -> Callable:
-    """@dg.asset over MEMORY_DAYS whose backfill of a range of days is one run. BackfillPolicy is a
+def history_backfill(days: dg.PartitionsDefinition = MEMORY_DAYS, **asset_kwargs: Any) -> Callable:
+    """@dg.asset over `days` (MEMORY_DAYS; a test passes its own) whose backfill of a range of days is one run. BackfillPolicy is a
     beta parameter with no stable equivalent; its BetaWarning repeated in every process that loads
     the code location (daemon, webserver, each run) and told the operator nothing, so it is
     silenced here, for this call alone."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=dg.BetaWarning)
-        return dg.asset(partitions_def=MEMORY_DAYS, backfill_policy=dg.BackfillPolicy.single_run(), **asset_kwargs)
+        return dg.asset(partitions_def=days, backfill_policy=dg.BackfillPolicy.single_run(), **asset_kwargs)

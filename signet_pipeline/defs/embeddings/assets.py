@@ -19,7 +19,7 @@ from pydantic import Field
 
 from signet_pipeline.defs.metadata import bullet_list, table
 from signet_pipeline.defs.resources import SignetStoreResource
-from signet_pipeline.defs.store import EMBEDDINGS, MEMORIES, history_backfill
+from signet_pipeline.defs.store import EMBEDDINGS, MEMORIES, MEMORY_DAYS, history_backfill
 from signet_pipeline.stages.embedding_refresh import (MAX_ROWS, TIME_BUDGET_S, RefreshReport, grace_cutoff, run_backfill,
                                                       run_refresh)
 from signet_pipeline.stages.projection import project_store
@@ -90,20 +90,29 @@ def embedding_refresh(context: dg.AssetExecutionContext, config: RefreshConfig,
     return dg.MaterializeResult(metadata={"enabled": True, **_metadata(report)})
 
 
-@history_backfill(
-    group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORIES],
-    description="Embedding backfill over history: re-embeds the memories created in the selected days (UTC) that "
-                "need a vector (missing, old hash, other model or dimension), or all of them with `force`. A range of "
-                "days runs as one run; no row cap.",
-)
-def embedding_backfill(context: dg.AssetExecutionContext, config: BackfillConfig,
-                       signet: SignetStoreResource) -> dg.MaterializeResult:
-    window = context.partition_time_window
-    start, end = (to_iso(t.astimezone(timezone.utc)) for t in (window.start, window.end))
-    report = run_backfill(signet.service(), start, end, force=config.force, batch_size=config.batch_size or None)
-    _log(context, report)
-    return dg.MaterializeResult(metadata={"partition_range": f"{start} .. {end}", "force": config.force,
-                                          **_metadata(report)})
+def embedding_backfill_over(days: dg.PartitionsDefinition) -> dg.AssetsDefinition:
+    """The embedding backfill with a partition per day of `days` (MEMORY_DAYS in the code location)."""
+
+    @history_backfill(
+        days,
+        group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORIES],
+        description="Embedding backfill over history: re-embeds the memories created in the selected days (UTC) "
+                    "that need a vector (missing, old hash, other model or dimension), or all of them with `force`. "
+                    "A range of days runs as one run; no row cap.",
+    )
+    def embedding_backfill(context: dg.AssetExecutionContext, config: BackfillConfig,
+                           signet: SignetStoreResource) -> dg.MaterializeResult:
+        window = context.partition_time_window
+        start, end = (to_iso(t.astimezone(timezone.utc)) for t in (window.start, window.end))
+        report = run_backfill(signet.service(), start, end, force=config.force, batch_size=config.batch_size or None)
+        _log(context, report)
+        return dg.MaterializeResult(metadata={"partition_range": f"{start} .. {end}", "force": config.force,
+                                              **_metadata(report)})
+
+    return embedding_backfill
+
+
+embedding_backfill = embedding_backfill_over(MEMORY_DAYS)
 
 
 @dg.asset(
