@@ -24,9 +24,8 @@ MIN_SHARED = 2
 # write transaction, so bounded; an aspect with more active look-alikes is a hub, not a claim.
 MAX_SIBLINGS = 50
 # Active attributes of the aspect looked at, newest first: what a new attribute can supersede is
-# what was said lately; an older claim further back stays active. 1,000 -> 250 (and 200 -> 50
-# siblings): on 10k memories about ten people and ten systems the supersession check cost 2.9 of
-# remember's 4.5 ms without the embedding, now 1.2 of 2.7 (bench.remember_bench).
+# what was said lately; an older claim further back stays active (bounded: this runs inside
+# remember's write transaction; bench.remember_bench).
 MAX_SCANNED = 250
 _TEMPORAL = re.compile(r"\b(now|no longer|anymore|any more|currently|these days|as of|switched|moved|changed|"
                        r"instead|nowadays|since)\b", re.IGNORECASE)
@@ -36,8 +35,7 @@ _NOW = re.compile(r"\b(now|currently|these days|nowadays)\s+", re.IGNORECASE)
 
 
 # Parses of sibling texts, cached: every new attribute compares against the same recent siblings
-# of its aspect, inside remember's write transaction (remember p50 at 4,000 memories about ten
-# people and ten systems: bench.remember_bench).
+# of its aspect, inside remember's write transaction.
 PARSE_CACHE = 8192
 
 

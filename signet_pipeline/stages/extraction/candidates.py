@@ -1,25 +1,16 @@
 """Decision candidates (spec memory-pipeline "Decision Stage": each fact's top-5 hybrid-search
 candidates) for a batch of facts at once.
 
-The search is recall's tuned for near-duplicates: a fact's neighbours share its rare words and
-nearly all of its meaning. So each leg keeps POOL candidates (top 5 are wanted, cost is linear in
-it), BM25 skips words so frequent that scoring them would touch more than POSTINGS_BUDGET rows
-(recall/legs.py keyword_leg, content and hints; the rarest words carry a near-duplicate: 2,000 ->
-1,000 rows kept every rules decision, 632/632 facts of real-length turns and 357/357 of
-LoCoMo-format ones, bench.candidates_ab), cosines stay raw (hubness correction ranks answers to
-questions; a near-duplicate hub is still a near-duplicate), every candidate is scored alpha x
-cosine + (1 - alpha) x coverage (recall/search.py fuse, rank), no graph paths (they find related
-memories, not restatements), no conversation context, and a lookup is no memory access.
+Recall tuned for near-duplicates, which share a fact's rare words and nearly all its meaning: POOL
+candidates a leg, a small BM25 postings budget (the rarest words carry a near-duplicate), raw cosines
+(hubness correction is for answers to questions), alpha x cosine + (1 - alpha) x coverage, no graph
+paths, no conversation context, and a lookup is no memory access (why and the figures: decisions.md).
 
-What one recall per fact repeated is done once per batch (11.1 -> 1.8 ms a fact on real-length
-turns, 6.2 -> 0.9 on LoCoMo-format ones, the same candidates: bench.candidates_ab):
-- the vector leg, per agent: the vectors the agent may read, one matrix product for all its facts.
-  Exact, and O(what the agent reads) once per batch, where recall's per-query search ranks the
-  whole index and widens its fetch until the agent's rows fill the pool: with ten agents, several
-  full-index products per fact. An agent that may read more than BATCH_SCAN_MAX memories gets
-  recall's per-query leg (the index bounds it);
-- a fact whose text already has a vector is searched with it (recall embedded it again);
-- the candidates' rows, vectors and hints: one read each, no worker-thread hop per fact.
+What one recall per fact repeated is done once per batch:
+- the vector leg, per agent: one matrix product over the vectors the agent may read for all its facts
+  (exact; an agent that may read more than BATCH_SCAN_MAX memories gets recall's per-query leg);
+- a fact whose text already has a vector is searched with it;
+- the candidates' rows, vectors and hints: one read each.
 """
 
 from __future__ import annotations
@@ -33,9 +24,8 @@ import numpy as np
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.models import ExtractedFact, RecallHit, RecallRequest
 from signet_pipeline.recall.answers import to_hit
-from signet_pipeline.recall.legs import keyword_leg
+from signet_pipeline.recall.legs import keyword_leg, vector_candidates
 from signet_pipeline.recall.rerank import rerank
-from signet_pipeline.recall.legs import vector_candidates
 from signet_pipeline.recall.scoring import fuse, keyword_scorer, rank
 from signet_pipeline.recall.search import build_filter
 from signet_pipeline.service import MemoryService
