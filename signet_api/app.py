@@ -7,9 +7,9 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from signet_api import openapi, pages
 from signet_api.auth import Auth
 from signet_api.errors import install_error_handlers
-from signet_api import openapi, pages
 from signet_api.middleware import AnalyticsMiddleware, RequestLimitMiddleware
 from signet_api.routes import (
     agents,

@@ -1,107 +1,29 @@
 """Applying auth to requests: one app-wide dependency resolves who is calling (local mode: a
 trusted local caller; team: the Bearer token's claims; hybrid: loopback callers trusted, others
-need a token), checks the route's permission in ROUTES, and counts rate-limited operations.
+need a token), checks the permission the route declares (route_props.py), and counts rate-limited operations.
 The identity lands in `request.state.identity`; signet_api/deps.py reads actor and agent from it,
 so with a token, who is acting comes from the token, never from the body or headers."""
 
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from weakref import WeakKeyDictionary
 
 from fastapi import Request, Response
-from fastapi.routing import APIRoute, iter_route_contexts
+from fastapi.routing import APIRoute
 from starlette._utils import get_route_path
-from starlette.routing import BaseRoute, Match
+from starlette.routing import Match
 from starlette.types import ASGIApp, Scope
 
-from signet_api import bodies
+from signet_api import bodies, route_props
 from signet_pipeline.auth import origins
 from signet_pipeline.auth.policy import SlidingWindow, allowed
 from signet_pipeline.auth.tokens import Role, TokenClaims, load_or_create_secret, verify
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import Forbidden, Unauthorized
 
-# Permission per (method, route template): the spec's API table. A route missing here needs
-# admin (tests/test_auth.py fails on any route left out).
-ROUTES: dict[tuple[str, str], str] = {
-    ("GET", "/health"): "none", ("GET", "/api/status"): "none", ("GET", "/api/features"): "none",
-    ("GET", "/api/auth/whoami"): "none", ("POST", "/api/auth/token"): "admin",
-    ("GET", "/api/config"): "operator",
-    ("POST", "/api/memory/remember"): "remember", ("POST", "/api/memory/save"): "remember",
-    ("POST", "/api/hook/remember"): "remember", ("POST", "/api/memory/codex-native-note"): "remember",
-    ("POST", "/api/memory/recall"): "recall", ("GET", "/api/memory/search"): "recall",
-    ("GET", "/api/memories"): "recall", ("GET", "/api/memory/jobs/{job_id}"): "recall",
-    ("GET", "/api/memory/{memory_id}"): "recall", ("GET", "/api/memory/{memory_id}/history"): "recall",
-    ("GET", "/memory/search"): "recall", ("GET", "/memory/similar"): "recall",
-    ("PATCH", "/api/memory/{memory_id}"): "modify", ("POST", "/api/memory/modify"): "modify",
-    ("DELETE", "/api/memory/{memory_id}"): "forget", ("POST", "/api/memory/forget"): "forget",
-    ("POST", "/api/memory/{memory_id}/recover"): "recover",
-    # Feedback writes a row about a memory: not for readonly tokens, which may only recall.
-    ("POST", "/api/memory/feedback"): "modify",
-    # MCP: any identity may call it (each tool call is authorized again as its REST route:
-    # routes/mcp.py); an anonymous team-mode caller is refused before its body is read.
-    ("POST", "/mcp"): "recall",
-    ("GET", "/api/knowledge/entities"): "recall", ("GET", "/api/knowledge/constellation"): "recall",
-    ("POST", "/api/knowledge/entities/{entity_id}/pin"): "modify",
-    ("DELETE", "/api/knowledge/entities/{entity_id}/pin"): "modify",
-    ("GET", "/api/knowledge/entities/{entity_id}"): "recall",
-    ("GET", "/api/knowledge/navigation/entities"): "recall",
-    ("GET", "/api/knowledge/navigation/entity"): "recall",
-    ("GET", "/api/knowledge/navigation/tree"): "recall",
-    ("GET", "/api/knowledge/navigation/aspects"): "recall",
-    ("GET", "/api/knowledge/navigation/groups"): "recall",
-    ("GET", "/api/knowledge/navigation/claims"): "recall",
-    ("GET", "/api/knowledge/navigation/attributes"): "recall",
-    ("POST", "/api/knowledge/expand"): "recall",
-    ("POST", "/api/knowledge/expand/session"): "recall",
-    ("POST", "/api/sessions/summaries/expand"): "recall",
-    ("POST", "/api/hooks/session-start"): "remember", ("POST", "/api/hooks/session-end"): "remember",
-    ("POST", "/api/hooks/user-prompt-submit"): "recall", ("POST", "/api/hooks/pre-compaction"): "remember",
-    ("POST", "/api/hooks/compaction-complete"): "remember", ("POST", "/api/hooks/remember"): "remember",
-    ("POST", "/api/hooks/recall"): "recall",
-    ("POST", "/api/hooks/session-checkpoint-extract"): "remember",
-    ("POST", "/api/hooks/skill-invocation"): "remember",
-    ("GET", "/api/checkpoints"): "recall", ("GET", "/api/checkpoints/{session_key}"): "recall",
-    ("GET", "/api/embeddings"): "recall", ("GET", "/api/embeddings/status"): "recall",
-    ("GET", "/api/embeddings/health"): "recall", ("GET", "/api/embeddings/projection"): "recall",
-    ("GET", "/api/diagnostics"): "diagnostics", ("GET", "/api/diagnostics/{domain}"): "diagnostics",
-    ("GET", "/api/diagnostics/openclaw"): "diagnostics",
-    # The OpenClaw adapter reports its health with the token its hooks use (it writes no store row).
-    ("POST", "/api/diagnostics/openclaw/heartbeat"): "remember",
-    ("GET", "/api/agents"): "recall", ("GET", "/api/agents/{name}"): "recall",
-    ("POST", "/api/agents"): "operator", ("DELETE", "/api/agents/{name}"): "operator",
-    ("GET", "/api/pipeline/status"): "diagnostics",
-    ("GET", "/api/repair"): "operator", ("POST", "/api/repair/{action}"): "operator",
-    ("GET", "/api/repair/dedup-stats"): "operator", ("GET", "/api/repair/embedding-gaps"): "operator",
-    ("POST", "/api/repair/re-embed"): "operator",
-    ("GET", "/api/analytics/usage"): "analytics", ("GET", "/api/analytics/errors"): "analytics",
-    ("GET", "/api/analytics/latency"): "analytics", ("GET", "/api/analytics/continuity"): "analytics",
-    ("GET", "/api/analytics/continuity/latest"): "analytics",
-    ("POST", "/api/documents"): "documents", ("GET", "/api/documents"): "documents",
-    ("GET", "/api/documents/{document_id}"): "documents", ("GET", "/api/documents/{document_id}/chunks"): "documents",
-    ("DELETE", "/api/documents/{document_id}"): "documents",
-    ("GET", "/api/telemetry/events"): "analytics", ("GET", "/api/telemetry/stats"): "analytics",
-    ("GET", "/api/telemetry/export"): "analytics", ("GET", "/api/analytics/memory-safety"): "analytics",
-    ("GET", "/api/telemetry/memory-search"): "analytics", ("GET", "/api/telemetry/memory-search/export"): "analytics",
-    ("GET", "/api/sessions"): "recall", ("GET", "/api/sessions/{session_key}"): "recall",
-    ("POST", "/api/sessions/search"): "recall", ("POST", "/api/sessions/{session_key}/bypass"): "remember",
-    ("GET", "/api/logs"): "diagnostics", ("GET", "/api/analytics/logs"): "diagnostics",
-    ("GET", "/api/logs/stream"): "diagnostics",
-    ("GET", "/api/timeline/{item_id}"): "recall", ("GET", "/api/timeline/{item_id}/export"): "recall",
-    ("GET", "/api/identity"): "recall",
-    ("POST", "/api/hooks/synthesis"): "recall", ("POST", "/api/hooks/synthesis/complete"): "remember",
-    ("GET", "/api/hooks/synthesis/config"): "recall",
-    # Connectors read the disk of the machine the service runs on: operators register and sync them.
-    ("GET", "/api/connectors"): "diagnostics", ("GET", "/api/connectors/{connector_id}"): "diagnostics",
-    ("GET", "/api/connectors/{connector_id}/health"): "diagnostics",
-    ("POST", "/api/connectors"): "operator", ("DELETE", "/api/connectors/{connector_id}"): "operator",
-    ("POST", "/api/connectors/{connector_id}/sync"): "operator",
-    ("POST", "/api/connectors/{connector_id}/sync/full"): "operator",
-}
 # Sliding-window limits per actor and operation (spec: forget 30/min, modify 60/min, batch forget 5/min).
 RATE_LIMITS: dict[tuple[str, str], tuple[str, int]] = {
     ("DELETE", "/api/memory/{memory_id}"): ("forget", 30),
@@ -191,7 +113,7 @@ async def authorize(request: Request) -> None:
     auth: Auth = request.app.state.auth
     route = request.scope.get("route")
     key = (request.method, getattr(route, "path", ""))
-    permission = ROUTES.get(key, "admin")
+    permission = route_props.of(route).permission
     identity = auth.identify(request, required=permission != "none")
     request.state.identity = identity
     if identity.claims is not None and not allowed(identity.claims.role, permission):
@@ -235,25 +157,19 @@ class AuthorizedRoute(APIRoute):
 _LITERAL_PATHS: WeakKeyDictionary[ASGIApp, frozenset[str]] = WeakKeyDictionary()
 
 
-def _routes(app: ASGIApp) -> Iterator[tuple[BaseRoute, str | None]]:
-    """Every route of the app with its path (FastAPI keeps included routers as one entry each)."""
-    for context in iter_route_contexts(app.routes):  # type: ignore[attr-defined]
-        yield context.original_route, context.path
-
-
 def _literal_paths(app: ASGIApp | None) -> frozenset[str]:
     """The paths of the app's API routes without path parameters (all added before it serves)."""
     if app is None:
         return frozenset()
     found = _LITERAL_PATHS.get(app)
     if found is None:
-        found = _LITERAL_PATHS[app] = frozenset(path for route, path in _routes(app)
+        found = _LITERAL_PATHS[app] = frozenset(path for route, path in route_props.routes(app)
                                                 if isinstance(route, APIRoute) and not route.param_convertors)
     return found
 
 
 def allowed_methods(scope: Scope) -> str:
     """What a 405 lists in Allow: the methods of every route that matches the request's path."""
-    methods = {method for route, _ in _routes(scope["app"]) if route.matches(scope)[0] is not Match.NONE
+    methods = {method for route, _ in route_props.routes(scope["app"]) if route.matches(scope)[0] is not Match.NONE
                for method in getattr(route, "methods", None) or ()}
     return ", ".join(sorted(methods))

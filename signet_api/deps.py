@@ -12,6 +12,7 @@ from dataclasses import replace
 import anyio.to_thread
 from fastapi import Request
 
+from signet_api import route_props
 from signet_pipeline.auth.tokens import TokenClaims
 from signet_pipeline.recall.search import SEARCH, RecallOptions
 from signet_pipeline.recall.session_context import session_agent
@@ -24,17 +25,10 @@ DEFAULT_ACTOR = "api"  # who a request is when it names no actor (history rows, 
 QUIET_SEARCH = replace(SEARCH, track_access=False)
 
 
-# Remembers do not wait for the vectors of earlier remembers (that is what write-behind buys), and
-# recall scores its agent's unwritten vectors itself (recall/search.py); every other request waits
-# for the vectors acknowledged before it, so what was acknowledged is visible to it.
-NO_WAIT_PATHS = frozenset({"/api/memory/remember", "/api/memory/save", "/api/hook/remember",
-                           "/api/hooks/remember", "/api/memory/recall", "/api/memory/search"})
-
-
 async def service(request: Request) -> MemoryService:
     svc: MemoryService = request.app.state.service
     writer = svc.embed_behind
-    if writer is not None and request.url.path not in NO_WAIT_PATHS:
+    if writer is not None and route_props.of(request.scope.get("route")).waits:
         writer.begin_read()  # the request waits for vectors submitted before it, never for later ones
         if writer.pending:
             await anyio.to_thread.run_sync(writer.settle)  # milliseconds; off the event loop

@@ -4,8 +4,8 @@ RequestLimitMiddleware refuses a request target (path and query string) over MAX
 414, and a body over its limit with 413: at once when Content-Length says so
 (before routing, auth or parsing: an unauthenticated 15 MB body costs nothing), else as soon as the
 streamed bytes pass the limit (the read fails inside the route and the error handler answers).
-Routes that carry transcripts or documents get limits.maxUploadBytes, every other one
-limits.maxBodyBytes.
+Routes that declare `upload` (transcripts, documents, MEMORY.md: 200,000 characters, up to 2.4 MB
+as JSON) get limits.maxUploadBytes, every other one limits.maxBodyBytes (route_props.py).
 
 AnalyticsMiddleware feeds analytics: every HTTP request's endpoint (route template),
 actor, status and latency, and mutation rejections (409 conflict, 403 scope denial) into the
@@ -22,6 +22,7 @@ import anyio.to_thread
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from signet_api import route_props
 from signet_api.deps import DEFAULT_ACTOR
 from signet_api.errors import payload
 from signet_pipeline import analytics
@@ -36,13 +37,6 @@ MUTATION_ERRORS: dict[int, ErrorCode] = {409: "MUTATION_CONFLICT", 403: "MUTATIO
 MAX_ERROR_BODY = 8192
 # Counters are keyed by method too, and any token is a valid HTTP method: unknown ones share a key.
 METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
-
-# Routes whose bodies may carry a transcript or a document (limits.maxUploadBytes), MEMORY.md included
-# (200,000 characters, up to 2.4 MB as JSON).
-UPLOAD_PATHS = frozenset({"/api/memory/remember", "/api/memory/save", "/api/hook/remember", "/api/hooks/remember",
-                          "/api/hooks/session-end", "/api/hooks/pre-compaction", "/api/hooks/compaction-complete",
-                          "/api/hooks/synthesis/complete", "/api/documents"})
-
 
 class BodyTooLarge(HTTPException):
     """Raised from `receive` when the streamed body passes its limit; the error handler answers 413."""
@@ -66,7 +60,7 @@ class RequestLimitMiddleware:
                                              f"request target of {target} bytes is over {MAX_TARGET_BYTES}: "
                                              "send long queries in a POST body (POST /api/memory/recall)"))
             return
-        upload = scope["path"] in UPLOAD_PATHS
+        upload = route_props.upload_path(scope["app"], scope["path"])
         limit = self.limits.max_upload_bytes if upload else self.limits.max_body_bytes
         setting = "maxUploadBytes" if upload else "maxBodyBytes"
         declared = _header(scope, b"content-length")

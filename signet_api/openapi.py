@@ -24,7 +24,8 @@ from signet_api.errors import HOOKS_PREFIX
 from signet_api.middleware import MAX_TARGET_BYTES
 
 DESCRIPTIONS = {
-    400: "Refused: the request cannot be acted on as sent (`code` says why); on /api/hooks/* also a body that does not validate",
+    400: "Refused: the request cannot be acted on as sent (`code` says why); on /api/hooks/* also a body that "
+         "does not validate",
     401: "No valid Bearer token (auth.mode team, or hybrid off loopback; never in local mode)",
     403: "Not allowed: the token's role or scope, a Host that is not a local name (auth.allowedHosts), "
          "a cross-site request, or a route for local callers only",

@@ -5,10 +5,12 @@ import os
 import stat
 
 import pytest
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from signet_api import route_props
 from signet_api.app import create_app
-from signet_api.auth import ROUTES
+from signet_api.auth import AuthorizedRoute
 from signet_pipeline.auth.policy import ROLE_PERMISSIONS, SlidingWindow
 from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret, verify
 from signet_pipeline.config import load_settings
@@ -47,12 +49,13 @@ def test_the_secret_is_created_once_owner_only(tmp_path):
         load_or_create_secret(path)
 
 
-def test_every_route_has_a_permission():
+def test_every_route_declares_a_known_permission():
     app = create_app(load_settings("/nonexistent-signet-ws"))
-    routes = {(m, r.path) for inc in app.routes if hasattr(inc, "original_router")
-              for r in inc.original_router.routes for m in r.methods}
-    assert routes - set(ROUTES) == set()
-    assert set(ROUTES.values()) <= ROLE_PERMISSIONS["admin"]
+    api = [route for route, _ in route_props.routes(app) if isinstance(route, APIRoute)]
+    assert api and all(isinstance(route, AuthorizedRoute) for route in api)
+    assert [route.path for route in api if route_props.declared(route) is None] == []
+    assert {route_props.of(route).permission for route in api} <= ROLE_PERMISSIONS["admin"]
+    assert route_props.of(None) == route_props.UNDECLARED and route_props.UNDECLARED.permission == "admin"
 
 
 def test_sliding_window_limits_and_frees_slots():

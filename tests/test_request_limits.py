@@ -6,12 +6,17 @@ import json
 
 import httpx
 import pytest
+from fastapi import APIRouter, FastAPI
+from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
+from signet_api import route_props
 from signet_api.app import create_app
+from signet_api.auth import AuthorizedRoute
 from signet_api.middleware import MAX_TARGET_BYTES
 from signet_api.routes.memory import MAX_GET_QUERY_CHARS
 from signet_pipeline import limits
+from signet_pipeline.models import RecallResult, RememberResult
 from tests.test_concurrency import LiveServer
 
 KIB = 1024
@@ -83,6 +88,33 @@ def test_transcript_routes_take_up_to_the_upload_limit(limited):
     assert over.status_code == 413  # the same bytes to an ordinary route: maxBodyBytes
 
 
+
+def test_every_remember_alias_takes_uploads_and_no_alias_waits_for_vectors(limited):
+    # Aliases found by their answer's model, not listed: a new alias that forgets its declaration fails here.
+    routes = [route for route, _ in route_props.routes(limited.app) if isinstance(route, APIRoute)]
+    remembers = [r for r in routes if r.response_model is RememberResult]
+    recalls = [r for r in routes if r.response_model is RecallResult]
+    assert len(remembers) >= 4 and len(recalls) >= 3
+    for route in remembers:
+        assert route_props.of(route).upload and not route_props.of(route).waits, route.path
+        body = b"{}" + b" " * (100 * KIB)  # over maxBodyBytes, under maxUploadBytes: refused by validation only
+        answer = limited.post(route.path, content=body, headers={"content-type": "application/json"})
+        assert answer.status_code in (400, 422), (route.path, answer.text[:200])
+    assert [r.path for r in recalls if route_props.of(r).waits or route_props.of(r).upload] == []
+
+
+def test_an_upload_route_with_a_path_parameter_takes_uploads_before_routing():
+    router = APIRouter(route_class=AuthorizedRoute)
+
+    @router.post("/api/things/{thing_id}/transcript")
+    @route_props.declare("remember", upload=True)
+    def transcript(thing_id: str) -> None: ...
+
+    app = FastAPI()
+    app.include_router(router)
+    assert route_props.upload_path(app, "/api/things/t1/transcript")
+    assert not route_props.upload_path(app, "/api/things/t1")
+
 @pytest.mark.parametrize("field, value, setting", [
     ("content", "x" * 1001, "limits.maxContentChars"),
     ("tags", ["a", "b", "c", "d"], "limits.maxTags"),
@@ -105,7 +137,8 @@ def test_the_limits_hold_on_every_route_that_takes_the_field(limited):
     assert patch.status_code == 422 and "limits.maxContentChars" in patch.json()["error"]["message"]
     recall = limited.post("/api/memory/recall", json={"query": "memory", "tags": ["a", "b", "c", "d"]})
     assert recall.status_code == 422
-    end = limited.post("/api/hooks/session-end", json={"harness": "claude-code", "sessionKey": "s", "transcript": "z" * 10_001})
+    end = limited.post("/api/hooks/session-end",
+                       json={"harness": "claude-code", "sessionKey": "s", "transcript": "z" * 10_001})
     assert end.status_code == 400 and "limits.maxTranscriptChars" in end.json()["error"]
 
 
@@ -137,7 +170,8 @@ def test_a_page_of_another_site_cannot_act_as_a_local_caller(client):
     assert client.post(sweep, headers={"origin": "http://testserver"}).status_code == 200  # the dashboard itself
     assert client.post(sweep).status_code in (200, 429)  # a script (no browser headers); 429: the action's cooldown
     body = json.dumps({"content": "from a script"})
-    assert client.post("/api/memory/remember", content=body, headers={"content-type": "application/json"}).status_code == 200
+    sent = client.post("/api/memory/remember", content=body, headers={"content-type": "application/json"})
+    assert sent.status_code == 200
 
 
 def test_mcp_refuses_an_anonymous_body_unread_and_takes_no_more_than_any_json_route(team, limited):

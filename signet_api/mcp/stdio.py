@@ -15,9 +15,9 @@ from urllib.parse import urlsplit
 import httpx
 
 from signet_api.mcp.client import CLIENT_HEADERS, rest_caller
+from signet_api.mcp.protocol import McpServer
 from signet_sdk import connection as sdk_connection
 from signet_sdk.connection import daemon_url
-from signet_api.mcp.protocol import McpServer
 
 log = logging.getLogger("signet.mcp")
 TIMEOUT_S = 60.0

@@ -21,7 +21,8 @@ IfVersion = Field(None, ge=1, description="the version you last read (memory_get
 
 
 class SearchArgs(Args):
-    query: str = Field(..., min_length=1, max_length=MAX_QUERY_CHARS, description="what to look for, in natural language")
+    query: str = Field(..., min_length=1, max_length=MAX_QUERY_CHARS,
+                       description="what to look for, in natural language")
     keyword_query: str | None = both("keywordQuery", "keyword_query", max_length=MAX_QUERY_CHARS,
                                      description="override the keyword (full-text) part of the search")
     limit: int = Field(10, ge=1, le=200, description="max results")
@@ -79,7 +80,7 @@ class ModifyArgs(Args):
     if_version: int | None = IfVersion
 
     @model_validator(mode="after")
-    def _changes_something(self) -> "ModifyArgs":
+    def _changes_something(self) -> ModifyArgs:
         if all(getattr(self, f) is None for f in ("content", "type", "importance", "tags", "pinned")):
             raise ValueError("give at least one of content, type, importance, tags, pinned")
         return self

@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Path, Request, Response
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, bound_agent, service
 from signet_api.openapi import errors
+from signet_api.route_props import declare
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.ops import agents
 from signet_pipeline.ops.agents import AgentCreate, AgentDetail, AgentList, AgentRemoved, AgentView
@@ -29,6 +30,7 @@ def _within_scope(request: Request, name: str) -> None:
 
 
 @router.get("/api/agents", response_model=AgentList, summary="Every agent: roster, first seen and API-created")
+@declare("recall")
 def list_route(svc: Service) -> AgentList:
     return agents.list_agents(svc)
 
@@ -36,6 +38,7 @@ def list_route(svc: Service) -> AgentList:
 @router.post("/api/agents", response_model=AgentView, status_code=201, responses={
     200: {"description": "An agent first seen or created before took the given policy", "model": AgentView},
     **errors(409, 503)}, summary="Create an agent with its read policy (not one agents.roster names)")
+@declare("operator")
 def create_route(request: Request, body: AgentCreate, svc: Service, response: Response) -> AgentView:
     _within_scope(request, body.name)
     view, created = agents.create_agent(svc, body)
@@ -46,6 +49,7 @@ def create_route(request: Request, body: AgentCreate, svc: Service, response: Re
 
 @router.get("/api/agents/{name}", response_model=AgentDetail, summary="One agent, with its live memory count",
             responses=errors(404))
+@declare("recall")
 def get_route(request: Request, name: Name, svc: Service) -> AgentDetail:
     return agents.get_agent(svc, name, reader=bound_agent(request))
 
@@ -53,6 +57,7 @@ def get_route(request: Request, name: Name, svc: Service) -> AgentDetail:
 @router.delete("/api/agents/{name}", response_model=AgentRemoved, responses=errors(404, 409, 503),
                summary="Remove an agent: its memories archived, or with purge=true deleted (recoverable for the "
                        "retention window)")
+@declare("operator")
 def delete_route(request: Request, name: Name, svc: Service, who: Annotated[Actor, Depends(actor)],
                  purge: bool = False) -> AgentRemoved:
     _within_scope(request, name)

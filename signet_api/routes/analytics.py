@@ -10,6 +10,7 @@ from fastapi import APIRouter, Depends, Query, Request
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
+from signet_api.route_props import declare
 from signet_pipeline import analytics
 from signet_pipeline.analytics import (
     ERROR_RING_SIZE,
@@ -38,12 +39,14 @@ Counters = Annotated[Analytics, Depends(counters)]
 
 @router.get("/api/analytics/usage", response_model=UsageReport,
             summary="Usage counters per endpoint, actor, provider and connector")
+@declare("analytics")
 def usage_route(svc: Service, stats: Counters) -> UsageReport:
     return stats.usage(svc.db)
 
 
 @router.get("/api/analytics/errors", response_model=ErrorsReport,
             summary="Recent stage errors, newest first, from the service-wide ring of 500")
+@declare("analytics")
 def errors_route(svc: Service,
                  limit: Annotated[int, Query(ge=1, le=ERROR_RING_SIZE)] = 50,
                  stage: Stage | None = None, code: ErrorCode | None = None,
@@ -53,12 +56,14 @@ def errors_route(svc: Service,
 
 @router.get("/api/analytics/latency", response_model=LatencyReport,
             summary="Latency p50/p95/p99/count/mean for remember, recall, mutate (this process) and jobs")
+@declare("analytics")
 def latency_route(svc: Service, stats: Counters) -> LatencyReport:
     return stats.latency(svc.db)
 
 
 @router.get("/api/analytics/continuity", response_model=ContinuityReport,
             summary="Continuity scores of the agent's sessions over time, newest first")
+@declare("analytics")
 def continuity_route(request: Request, svc: Service, project: Annotated[str | None, Query(max_length=500)] = None,
                      limit: Annotated[int, Query(ge=1, le=1000)] = 100, agentId: str | None = None) -> ContinuityReport:
     return continuity.history(svc, agent_id=reading_agent(request, agentId), project=project, limit=limit)
@@ -66,5 +71,6 @@ def continuity_route(request: Request, svc: Service, project: Annotated[str | No
 
 @router.get("/api/analytics/continuity/latest", response_model=ContinuityReport,
             summary="The newest continuity score of each project")
+@declare("analytics")
 def continuity_latest_route(request: Request, svc: Service, agentId: str | None = None) -> ContinuityReport:
     return continuity.latest(svc, agent_id=reading_agent(request, agentId))

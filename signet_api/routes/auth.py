@@ -9,6 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import service
+from signet_api.route_props import declare
 from signet_pipeline.auth.tokens import Role, TokenScope, issue
 from signet_pipeline.request_rules import STRICT
 from signet_pipeline.service import MemoryService
@@ -27,6 +28,7 @@ class TokenRequest(BaseModel):
 
 
 @router.get("/api/auth/whoami", summary="The caller's identity as the server sees it")
+@declare("none")
 def whoami_route(request: Request) -> dict[str, Any]:
     identity = request.state.identity
     claims = identity.claims.model_dump(exclude_none=True) if identity.claims else None
@@ -35,6 +37,7 @@ def whoami_route(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/auth/token", summary="Issue a signed token (admin)")
+@declare("admin")
 def token_route(request: Request, body: TokenRequest, svc: Service) -> dict[str, Any]:
     days = body.ttl_days or svc.settings.auth.default_token_ttl_days
     token, claims = issue(request.app.state.auth.secret, sub=body.sub, role=body.role, scope=body.scope,

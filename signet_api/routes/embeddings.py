@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
+from signet_api.route_props import declare
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store.memories import MemoryFilter
@@ -49,6 +50,7 @@ class EmbeddingsPage(BaseModel):
 
 @router.get("/api/embeddings", response_model=EmbeddingsPage, response_model_exclude_unset=True,
             summary="Export stored embeddings (configured model) with their memory's metadata")
+@declare("recall")
 def export_route(request: Request, svc: Service,
                  limit: Annotated[int, Query(ge=1, le=1_000_000)] = 600,
                  offset: Annotated[int, Query(ge=0, le=100_000)] = 0,

@@ -9,6 +9,7 @@ from fastapi import APIRouter, Depends, Request
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_api.openapi import errors
+from signet_api.route_props import declare
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import agent_feedback
 from signet_pipeline.sessions.feedback_models import FeedbackRequest
@@ -19,6 +20,7 @@ router = APIRouter(tags=["memory"], route_class=AuthorizedRoute)
 
 @router.post("/api/memory/feedback", summary="Record positive / negative / correction feedback on a memory",
              responses=errors(404, 503))
+@declare("modify")  # writes a row about a memory: not for readonly tokens
 def feedback_route(request: Request, body: FeedbackRequest, svc: Annotated[MemoryService, Depends(service)],
                    who: Annotated[Actor, Depends(actor)]) -> dict[str, Any]:
     if body.session_id is None and request.headers.get("x-signet-session-key"):

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, recall_options, records, service
 from signet_api.openapi import errors
+from signet_api.route_props import declare
 from signet_pipeline.models import RecallResult, RememberResult
 from signet_pipeline.recall.search import recall
 from signet_pipeline.service import MemoryService
@@ -97,6 +98,7 @@ def _unless_bypassed(request: Request, body: hooks._HookRequest, svc: MemoryServ
 
 @router.post("/api/hooks/session-start", response_model=SessionStartResult, response_model_exclude_none=True,
              summary="Context to inject into a new session (pinned and constraints first, then recall)")
+@declare("remember")
 def session_start_route(request: Request, body: SessionStartRequest, svc: Service) -> SessionStartResult:
     _identify(request, body)
     _unless_bypassed(request, body, svc)
@@ -106,6 +108,7 @@ def session_start_route(request: Request, body: SessionStartRequest, svc: Servic
 @router.post("/api/hooks/session-end", response_model=SessionEndResult, response_model_exclude_none=True,
              summary="End a session: keep its transcript, queue its summary into memories, aspect feedback",
              responses=errors(409, 503))
+@declare("remember", upload=True)
 def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -> SessionEndResult:
     _identify(request, body)
     body.project = project_scope(request) or body.project
@@ -114,6 +117,7 @@ def session_end_route(request: Request, body: SessionEndRequest, svc: Service) -
 
 @router.post("/api/hooks/user-prompt-submit", response_model=PromptSubmitResult, response_model_exclude_none=True,
              summary="Context for one prompt: what recall finds that the session does not hold yet")
+@declare("recall")
 def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: Service) -> PromptSubmitResult:
     _identify(request, body)
     _unless_bypassed(request, body, svc)
@@ -123,6 +127,7 @@ def user_prompt_submit_route(request: Request, body: PromptSubmitRequest, svc: S
 @router.post("/api/hooks/session-checkpoint-extract", response_model=CheckpointExtractResult,
              response_model_exclude_none=True, responses=errors(409, 503),
              summary="Mid-session: keep the transcript sent and queue a summary of its turns not yet summarized")
+@declare("remember")
 def checkpoint_extract_route(request: Request, body: CheckpointExtractRequest,
                              svc: Service) -> CheckpointExtractResult:
     _identify(request, body)
@@ -132,6 +137,7 @@ def checkpoint_extract_route(request: Request, body: CheckpointExtractRequest,
 
 @router.post("/api/hooks/skill-invocation", response_model=SkillInvocationResult,
              summary="Record a skill the harness ran (once per tool call; nothing while writes are frozen)")
+@declare("remember")
 def skill_invocation_route(request: Request, body: SkillInvocationRequest, svc: Service) -> SkillInvocationResult:
     _identify(request, body)
     return skill_invocations.record(svc, body, record=records(request))
@@ -139,6 +145,7 @@ def skill_invocation_route(request: Request, body: SkillInvocationRequest, svc: 
 
 @router.post("/api/hooks/pre-compaction", response_model=PreCompactionResult,
              summary="Instructions for the summary a harness writes before compacting its context")
+@declare("remember", upload=True)
 def pre_compaction_route(request: Request, body: PreCompactionRequest, svc: Service) -> PreCompactionResult:
     _identify(request, body)
     return prompt_hooks.pre_compaction(svc, body, record=records(request))
@@ -146,6 +153,7 @@ def pre_compaction_route(request: Request, body: PreCompactionRequest, svc: Serv
 
 @router.post("/api/hooks/compaction-complete", response_model=CompactionCompleteResult,
              response_model_exclude_none=True, summary="Keep a compaction summary as a memory", responses=errors(503))
+@declare("remember", upload=True)
 def compaction_complete_route(request: Request, body: CompactionCompleteRequest, svc: Service,
                               who: Annotated[Actor, Depends(actor)]) -> CompactionCompleteResult:
     _identify(request, body)
@@ -155,6 +163,7 @@ def compaction_complete_route(request: Request, body: CompactionCompleteRequest,
 
 @router.post("/api/hooks/remember", response_model=RememberResult, summary="Remember, from a harness",
              responses=errors(503))
+@declare("remember", upload=True, waits=False)
 def hook_remember_route(request: Request, body: HookRememberRequest, svc: Service,
                         who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     require_harness(body.harness)
@@ -164,6 +173,7 @@ def hook_remember_route(request: Request, body: HookRememberRequest, svc: Servic
 
 
 @router.post("/api/hooks/recall", response_model=RecallResult, summary="Recall, from a harness", responses=errors(408))
+@declare("recall", waits=False)
 def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -> RecallResult:
     require_harness(body.harness)
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)

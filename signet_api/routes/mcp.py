@@ -8,15 +8,23 @@ from __future__ import annotations
 
 import httpx
 from fastapi import APIRouter, Request
-from starlette.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
 
 from signet_api import bodies
 from signet_api.auth import Auth, AuthorizedRoute
 from signet_api.mcp.client import CLIENT_HEADERS, rest_caller
-from signet_api.mcp.protocol import (INVALID_REQUEST, MAX_BATCH, PARSE_ERROR, SUPPORTED_VERSIONS, McpServer, Unparsed,
-                                     decode)
+from signet_api.mcp.protocol import (
+    INVALID_REQUEST,
+    MAX_BATCH,
+    PARSE_ERROR,
+    SUPPORTED_VERSIONS,
+    McpServer,
+    Unparsed,
+    decode,
+)
 from signet_api.openapi import errors
+from signet_api.route_props import declare
 from signet_pipeline.auth import origins
 from signet_pipeline.errors import Forbidden, InvalidRequest, SignetError
 
@@ -52,11 +60,15 @@ ANSWERS = {
 
 @router.post("/mcp", summary="MCP server (Streamable HTTP): JSON-RPC 2.0 in, JSON out", responses=ANSWERS,
              openapi_extra=BODY)
+# Any identity may call it (each tool call is authorized again as its REST route); an anonymous
+# team-mode caller is refused before its body is read.
+@declare("recall")
 async def mcp_route(request: Request) -> Response:
     _check_origin(request)
     version = request.headers.get("mcp-protocol-version")
     if version and version not in SUPPORTED_VERSIONS:
-        raise InvalidRequest(f"unsupported MCP-Protocol-Version {version!r} (supported: {', '.join(SUPPORTED_VERSIONS)})",
+        raise InvalidRequest(f"unsupported MCP-Protocol-Version {version!r} "
+                             f"(supported: {', '.join(SUPPORTED_VERSIONS)})",
                              code="unsupported_protocol_version")
     if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
         # Also what keeps a web page's no-preflight cross-origin POST (text/plain) out in local mode.

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, recall_options, records, service
 from signet_api.openapi import errors
+from signet_api.route_props import declare
 from signet_pipeline.errors import Forbidden
 from signet_pipeline.models import RecallRequest, RecallResult, RememberRequest, RememberResult
 from signet_pipeline.recall import reads, search_log
@@ -56,18 +57,22 @@ def _remember(request: Request, body: RememberRequest, svc: MemoryService, who: 
 
 
 @router.post("/api/memory/remember", response_model=RememberResult, summary="Save a memory", responses=errors(503))
+@declare("remember", upload=True, waits=False)
 def remember_route(request: Request, body: RememberRequest, svc: Service,
                    who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     return _remember(request, body, svc, who)
 
 
 @router.post("/api/memory/save", response_model=RememberResult, summary="Alias of remember", responses=errors(503))
-def save_route(request: Request, body: RememberRequest, svc: Service, who: Annotated[Actor, Depends(actor)]) -> RememberResult:
+@declare("remember", upload=True, waits=False)
+def save_route(request: Request, body: RememberRequest, svc: Service,
+               who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     return _remember(request, body, svc, who)
 
 
 @router.post("/api/memory/codex-native-note", response_model=CodexNoteResult,
              summary="Write a Codex native memory note (trusted local callers only)", responses=errors(503))
+@declare("remember")
 def codex_note_route(request: Request, body: CodexNoteRequest, svc: Service) -> CodexNoteResult:
     if not request.state.identity.trusted:  # the file lands in the home of the user running this service
         raise Forbidden("codex native notes are written on this machine: local callers only", code="local_only")
@@ -76,6 +81,7 @@ def codex_note_route(request: Request, body: CodexNoteRequest, svc: Service) -> 
 
 @router.post("/api/hook/remember", response_model=RememberResult, summary="Alias of remember (skill compatibility)",
              responses=errors(503))
+@declare("remember", upload=True, waits=False)
 def hook_remember_route(request: Request, body: RememberRequest, svc: Service,
                         who: Annotated[Actor, Depends(actor)]) -> RememberResult:
     return _remember(request, body, svc, who)
@@ -98,11 +104,13 @@ def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> Recall
 
 @router.post("/api/memory/recall", response_model=RecallResult, summary="Hybrid search (BM25 + vector)",
              responses=errors(408))
+@declare("recall", waits=False)
 def recall_route(request: Request, body: RecallRequest, svc: Service) -> RecallResult:
     return _recall(request, body, svc)
 
 
 @router.get("/api/memory/search", response_model=RecallResult, summary="GET alias of recall", responses=errors(408))
+@declare("recall", waits=False)
 def search_route(
     request: Request, svc: Service,
     q: Annotated[str, Query(max_length=MAX_GET_QUERY_CHARS)],
@@ -127,11 +135,13 @@ def search_route(
 
 
 @router.get("/api/memories", summary="List memories (paginated) with stats")
+@declare("recall")
 def list_route(request: Request, svc: Service,
                limit: Annotated[int, Query(ge=1, le=1000)] = 100,
                offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
                type: Annotated[str | None, Query(max_length=100)] = None, agentId: str | None = None,
-               tags: Annotated[str | None, Query(max_length=1000, description="comma-separated; all must match")] = None,
+               tags: Annotated[str | None, Query(max_length=1000,
+                                                 description="comma-separated; all must match")] = None,
                pinned: str | None = None, since: Timestamp = None, until: Timestamp = None) -> dict[str, Any]:
     return reads.list_memories(svc, limit=limit, offset=offset, memory_type=type,
                                agent_id=reading_agent(request, agentId),
@@ -141,18 +151,21 @@ def list_route(request: Request, svc: Service,
 
 @router.get("/api/memory/jobs/{job_id}", response_model=JobView, summary="Status of a pipeline job",
             responses=errors(404))
+@declare("recall")
 def job_route(request: Request, job_id: Annotated[int, Path(ge=1, le=SAFE_INTEGERS[1])], svc: Service,
               agentId: str | None = None) -> JobView:
     return reads.get_job(svc, job_id, agent_id=reading_agent(request, agentId))
 
 
 @router.get("/api/memory/{memory_id}", summary="One memory by id", responses=errors(404))
+@declare("recall")
 def get_route(request: Request, memory_id: str, svc: Service, agentId: str | None = None,
               include_deleted: bool = False) -> dict[str, Any]:
     return reads.get_memory(svc, memory_id, agent_id=reading_agent(request, agentId), include_deleted=include_deleted)
 
 
 @router.get("/api/memory/{memory_id}/history", summary="Audit history of a memory", responses=errors(404))
+@declare("recall")
 def history_route(request: Request, memory_id: str, svc: Service,
                   limit: Annotated[int, Query(ge=1, le=1_000_000)] = 200, agentId: str | None = None) -> dict[str, Any]:
     limit = min(limit, MAX_HISTORY)  # spec: "cap: 1000"
@@ -160,6 +173,7 @@ def history_route(request: Request, memory_id: str, svc: Service,
 
 
 @router.get("/memory/search", summary="Legacy keyword search", responses=errors(408))
+@declare("recall")
 def legacy_search_route(
     request: Request, svc: Service,
     q: Annotated[str | None, Query(max_length=MAX_GET_QUERY_CHARS)] = None,
@@ -180,6 +194,7 @@ def legacy_search_route(
 
 
 @router.get("/memory/similar", summary="Memories most similar to a stored one", responses=errors(404))
+@declare("recall")
 def similar_route(request: Request, svc: Service, id: Annotated[str, Query(min_length=1, max_length=100)],
                   k: Annotated[int, Query(ge=1, le=200)] = 10,
                   type: str | None = None, agentId: str | None = None) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
+from signet_api.route_props import declare
 from signet_pipeline.ops import projection_view
 from signet_pipeline.ops.projection_view import ProjectionCached, ProjectionComputing
 from signet_pipeline.service import MemoryService
@@ -24,6 +25,7 @@ Service = Annotated[MemoryService, Depends(service)]
             responses={200: {"model": ProjectionCached,
                             "description": "the last projection (stale: true while a newer one is computed)"},
                        202: {"model": ProjectionComputing, "description": "being computed: poll again"}})
+@declare("recall")
 def projection_route(request: Request, svc: Service,
                      dimensions: Annotated[int, Query(ge=2, le=3, description="output dimensions: 2 or 3")] = 2
                      ) -> Response:

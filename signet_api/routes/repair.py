@@ -11,6 +11,7 @@ from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, service
 from signet_api.openapi import errors
+from signet_api.route_props import declare
 from signet_pipeline.request_rules import STRICT, integer
 from signet_pipeline.service import MemoryService
 from signet_pipeline.stages import dedup, repair
@@ -65,18 +66,21 @@ class EmbeddingGaps(BaseModel):
 
 
 @router.get("/api/repair", summary="Recent repair runs (executed, denied, failed) and the actions")
+@declare("operator")
 def runs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=500)] = 50) -> dict[str, Any]:
     return repair.recent_runs(svc, limit)
 
 
 @router.get("/api/repair/dedup-stats", summary="Exact and near-duplicate memories per agent (counts and samples); "
                                              "a read: no gate, no audit row (POST /api/repair/deduplicate merges)")
+@declare("operator")
 def dedup_stats_route(svc: Service) -> dict[str, Any]:
     return {"result": dedup.stats(svc)}
 
 
 @router.get("/api/repair/embedding-gaps", response_model=EmbeddingGaps,
             summary="Live memories without a vector of the configured model (`signet embed audit`)")
+@declare("operator")
 def embedding_gaps_route(svc: Service) -> dict[str, Any]:
     return repair.embedding_gaps(svc)
 
@@ -85,6 +89,7 @@ def embedding_gaps_route(svc: Service) -> dict[str, Any]:
              summary="Re-embed memories whose vector is missing, outdated or of another model "
                      "(`signet embed backfill`); dryRun reports what it would do",
              responses=errors(429, 503))
+@declare("operator")
 def reembed_route(svc: Service, who: Annotated[Actor, Depends(actor)],
                   body: ReembedRequest | None = None) -> dict[str, Any]:
     body = body or ReembedRequest()
@@ -96,6 +101,7 @@ def reembed_route(svc: Service, who: Annotated[Actor, Depends(actor)],
 @router.post("/api/repair/{action}", response_model=RepairAnswer,
              summary="Run a repair action: requeue-dead, release-leases, check-fts, retention-sweep, "
                      "clean-orphans, deduplicate", responses=errors(404, 429, 503))
+@declare("operator")
 def repair_route(action: Annotated[str, Path(max_length=50, json_schema_extra={
                      "enum": sorted(set(repair.ACTIONS) - {REEMBED})})],
                  svc: Service, who: Annotated[Actor, Depends(actor)],

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import reading_agent, service
 from signet_api.openapi import errors
+from signet_api.route_props import declare
 from signet_pipeline.request_rules import STRICT
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import registry
@@ -30,6 +31,7 @@ class BypassRequest(BaseModel):
 
 
 @router.get("/api/sessions", response_model=SessionList, summary="The agent's sessions, newest first")
+@declare("recall")
 def sessions_route(request: Request, svc: Service, agentId: str | None = None,
                    include_ended: Annotated[bool, Query(description="also sessions session-end closed")] = False,
                    limit: Annotated[int, Query(ge=1, le=1000)] = 100) -> SessionList:
@@ -38,18 +40,21 @@ def sessions_route(request: Request, svc: Service, agentId: str | None = None,
 
 @router.post("/api/sessions/search", response_model=SessionSearchResult, responses=errors(408),
              summary="The agent's sessions whose transcript or summaries match the query, best first")
+@declare("recall")
 def search_route(request: Request, body: SessionSearchRequest, svc: Service) -> SessionSearchResult:
     return search(svc, body, agent_id=reading_agent(request))
 
 
 @router.get("/api/sessions/{session_key}", response_model=SessionInfo, summary="One of the agent's sessions",
             responses=errors(404))
+@declare("recall")
 def session_route(request: Request, session_key: SessionKey, svc: Service, agentId: str | None = None) -> SessionInfo:
     return registry.session(svc, session_key, reading_agent(request, agentId))
 
 
 @router.post("/api/sessions/{session_key}/bypass", response_model=BypassResult, responses=errors(404, 503),
              summary="Bypass a session (its hooks answer nothing) or serve it again")
+@declare("remember")
 def bypass_route(request: Request, session_key: SessionKey, body: BypassRequest, svc: Service,
                  agentId: str | None = None) -> BypassResult:
     return registry.set_bypass(svc, session_key, reading_agent(request, agentId), body.enabled)

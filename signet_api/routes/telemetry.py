@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import bound_agent, service
 from signet_api.openapi import errors
+from signet_api.route_props import declare
 from signet_pipeline.errors import NotFound
 from signet_pipeline.ops.diagnostics import memory_safety
 from signet_pipeline.recall import search_log
@@ -45,18 +46,21 @@ def _enabled(svc: MemoryService) -> bool:
 
 
 @router.get("/api/telemetry/events", summary="Telemetry events, newest first (counts, durations, codes)")
+@declare("analytics")
 def events_route(svc: Service, event: Annotated[str | None, Query(max_length=80)] = None, since: Timestamp = None,
                  until: Timestamp = None, limit: Annotated[int, Query(ge=1, le=10_000)] = 100) -> dict[str, Any]:
     return reports.events(svc.db, enabled=_enabled(svc), event=event, since=since, until=until, limit=limit)
 
 
 @router.get("/api/telemetry/stats", summary="Telemetry totals: LLM calls and tokens, recall latency, pipeline errors")
+@declare("analytics")
 def stats_route(svc: Service, since: Timestamp = None) -> dict[str, Any]:
     return reports.stats(svc.db, enabled=_enabled(svc), since=since)
 
 
 @router.get("/api/telemetry/export", summary="Telemetry events as NDJSON, oldest first (404 while disabled)",
             response_class=StreamingResponse, responses={**NDJSON, **errors(404)})
+@declare("analytics")
 def export_route(svc: Service, since: Timestamp = None,
                  limit: Annotated[int, Query(ge=1, le=100_000)] = 10_000) -> StreamingResponse:
     if not _enabled(svc):
@@ -84,6 +88,7 @@ Searches = Annotated[SearchFilters, Depends()]
 
 @router.get("/api/telemetry/memory-search", response_model=SearchLog,
             summary="Logged memory searches, newest first: query, filters, timings, results (telemetry on)")
+@declare("analytics")
 def memory_search_route(svc: Service, filters: Searches, limit: Annotated[int, Query(ge=1, le=500)] = 100,
                         offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> SearchLog:
     return search_log.log(svc, **filters.values, limit=limit, offset=offset)
@@ -91,6 +96,7 @@ def memory_search_route(svc: Service, filters: Searches, limit: Annotated[int, Q
 
 @router.get("/api/telemetry/memory-search/export", summary="Logged memory searches as NDJSON, newest first",
             response_class=StreamingResponse, responses=SEARCH_NDJSON)
+@declare("analytics")
 def memory_search_export_route(svc: Service, filters: Searches,
                                limit: Annotated[int, Query(ge=1, le=10_000)] = 10_000) -> StreamingResponse:
     return StreamingResponse(search_log.export_lines(svc, **filters.values, limit=limit),
@@ -103,12 +109,14 @@ def _logs(svc: MemoryService, limit: int, level: Level | None, category: str | N
 
 
 @router.get("/api/logs", summary="The service's structured log (API, CLI and pipeline), newest first")
+@declare("diagnostics")
 def logs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=1000)] = 100, level: Level | None = None,
                category: Category = None, since: Timestamp = None) -> dict[str, Any]:
     return _logs(svc, limit, level, category, since)
 
 
 @router.get("/api/analytics/logs", summary="Same as /api/logs")
+@declare("diagnostics")
 def analytics_logs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=1000)] = 100, level: Level | None = None,
                          category: Category = None, since: Timestamp = None) -> dict[str, Any]:
     return _logs(svc, limit, level, category, since)
@@ -116,6 +124,7 @@ def analytics_logs_route(svc: Service, limit: Annotated[int, Query(ge=1, le=1000
 
 @router.get("/api/logs/stream", summary="New log entries as Server-Sent Events (first a `connected` event)",
             response_class=StreamingResponse, responses=EVENTS)
+@declare("diagnostics")
 async def logs_stream_route(request: Request, svc: Service, level: Level | None = None,
                             category: Category = None,
                             max_seconds: Annotated[float | None, Query(alias="maxSeconds", gt=0, le=86_400)] = None,
@@ -139,5 +148,6 @@ async def logs_stream_route(request: Request, svc: Service, level: Level | None 
 
 
 @router.get("/api/analytics/memory-safety", summary="Mutation health, recent mutation errors and their summary")
+@declare("analytics")
 def memory_safety_route(svc: Service) -> dict[str, Any]:
     return memory_safety(svc.db, svc.settings)
