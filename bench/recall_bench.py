@@ -170,7 +170,7 @@ def run(svc: MemoryService, svc_vec: MemoryService, svc_flat: MemoryService, flo
     sqlite_vec = {"ours": ours.report(), "embed_calls": calls[0]}
     log(f"    sqlite-vec: ours p50 {sqlite_vec['ours']['wall']['p50']:.2f} ms")
 
-    # (iv) graph paths off (traversal, boost, dampening), query vector cached: what they cost.
+    # (iv) graph walk off, query vector cached: what it costs.
     for q, v in zip(queries, vectors):
         svc_flat._query_cache[q.text] = v
     _warm(svc_flat, queries)

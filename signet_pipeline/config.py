@@ -26,57 +26,47 @@ DB_RELATIVE_PATH = Path("memory") / "memories.db"
 
 class SearchConfig(Section):
     alpha: float = Field(0.7, ge=0.0, le=1.0, description="vector weight; 1 - alpha goes to BM25")
-    min_score: float = Field(0.1, ge=0.0, le=1.0, validation_alias=AliasChoices("min_score", "minScore"))
-    default_limit: int = Field(10, ge=1, le=200, validation_alias=AliasChoices("default_limit", "defaultLimit"))
+    min_score: float = Field(0.1, ge=0.0, le=1.0)
+    default_limit: int = Field(10, ge=1, le=200)
     # How many candidates each leg (FTS, vector) contributes before fusion.
-    candidate_pool: int = Field(50, ge=5, le=1000, validation_alias=AliasChoices("candidate_pool", "candidatePool"))
+    candidate_pool: int = Field(50, ge=5, le=1000)
     # Most rows BM25 may have to score for one query; the most frequent words are left out above it,
     # and recall ranks none by BM25 when even the rarest word alone is over it (recall/keywords.py).
-    fts_postings_budget: int = Field(
-        20_000, ge=0, le=100_000_000, validation_alias=AliasChoices("fts_postings_budget", "ftsPostingsBudget")
-    )
+    fts_postings_budget: int = Field(20_000, ge=0, le=100_000_000)
     # The graph walk leaves out an entity the query names that is mentioned in more memories than this:
     # a hub narrows nothing and costs walk time in proportion (graph/traversal.py); 0 walks every one.
-    graph_hub_mentions: int = Field(
-        10_000, ge=0, le=100_000_000, validation_alias=AliasChoices("graph_hub_mentions", "graphHubMentions")
-    )
+    graph_hub_mentions: int = Field(10_000, ge=0, le=100_000_000)
     # Rank keywords by the asking agent's own document frequencies when other agents share the store
-    # (store/fulltext/agent_terms.py); false ranks by the whole store's, for agents that mostly read others' global memories.
-    agent_term_stats: bool = Field(True, validation_alias=AliasChoices("agent_term_stats", "agentTermStats"))
+    # (store/fulltext/agent_terms.py); false ranks by the whole store's, for agents that mostly read others'
+    # global memories.
+    agent_term_stats: bool = True
     # Hubness correction of cosines (recall/hubness.py): 0 disables; neighbours compared per candidate.
-    hub_penalty: float = Field(1.0, ge=0.0, le=10.0, validation_alias=AliasChoices("hub_penalty", "hubPenalty"))
-    hub_neighbours: int = Field(10, ge=1, le=100, validation_alias=AliasChoices("hub_neighbours", "hubNeighbours"))
+    hub_penalty: float = Field(1.0, ge=0.0, le=10.0)
+    hub_neighbours: int = Field(10, ge=1, le=100)
     # Conversation-aware ranking (recall/context.py; measured in docs/BENCHMARKS.md); 0 turns it off.
-    temporal_weight: float = Field(0.1, ge=0.0, le=1.0,
-                                   validation_alias=AliasChoices("temporal_weight", "temporalWeight"))
-    reply_weight: float = Field(0.85, ge=0.0, le=1.0, validation_alias=AliasChoices("reply_weight", "replyWeight"))
-    reply_anchors: int = Field(5, ge=1, le=50, validation_alias=AliasChoices("reply_anchors", "replyAnchors"))
+    temporal_weight: float = Field(0.1, ge=0.0, le=1.0)
+    reply_weight: float = Field(0.85, ge=0.0, le=1.0)
+    reply_anchors: int = Field(5, ge=1, le=50)
     # A memory and its derived facts compete as one result (recall/context.py).
-    collapse_derived: bool = Field(True, validation_alias=AliasChoices("collapse_derived", "collapseDerived"))
+    collapse_derived: bool = True
     # A derived fact counts at this share of its score: 1.0 was best on one set, 0.9 on the other;
     # 0.95 keeps the pipeline's work a gain on both (docs/BENCHMARKS.md).
-    derived_weight: float = Field(0.95, ge=0.0, le=1.0, validation_alias=AliasChoices("derived_weight", "derivedWeight"))
+    derived_weight: float = Field(0.95, ge=0.0, le=1.0)
     # BLAS threads for the vector search (0 = leave the library default). One is best when the
     # vector leg runs beside FTS5 and requests run in parallel on few cores.
-    blas_threads: int = Field(1, ge=0, le=64, validation_alias=AliasChoices("blas_threads", "blasThreads"))
+    blas_threads: int = Field(1, ge=0, le=64)
     # While a recall runs, a remember pauses at its checkpoints and the write-behind embedder before
     # its next batch, each at most this long (service/reads_first.py); 0 = no pause.
-    reads_first_max_wait_ms: int = Field(
-        50, ge=0, le=1_000, validation_alias=AliasChoices("reads_first_max_wait_ms", "readsFirstMaxWaitMs"))
+    reads_first_max_wait_ms: int = Field(50, ge=0, le=1_000)
     # numpy: an in-process index mirrored from the embeddings table (fast; from 50,000 vectors a file
     # beside the store, mapped at start; vec0 holds the sign bits); sqlite-vec: vec0 KNN in SQL over a
     # float32 copy of every vector.
-    vector_backend: Literal["numpy", "sqlite-vec"] = Field(
-        "numpy", validation_alias=AliasChoices("vector_backend", "vectorBackend")
-    )
+    vector_backend: Literal["numpy", "sqlite-vec"] = "numpy"
     # From this many vectors on, the numpy index ranks by sign-bit Hamming distance first, scores the
     # nearest `vector_prefilter_candidates` from an int8 copy and the best of those with the stored
     # vectors (service/vectors.py); 0 = never.
-    vector_prefilter_min: int = Field(300_000, ge=0, le=1_000_000_000,
-                                      validation_alias=AliasChoices("vector_prefilter_min", "vectorPrefilterMin"))
-    vector_prefilter_candidates: int = Field(
-        8_000, ge=100, le=100_000,
-        validation_alias=AliasChoices("vector_prefilter_candidates", "vectorPrefilterCandidates"))
+    vector_prefilter_min: int = Field(300_000, ge=0, le=1_000_000_000)
+    vector_prefilter_candidates: int = Field(8_000, ge=100, le=100_000)
 
 
 ONNX_MODEL, ONNX_DIMENSIONS = "all-MiniLM-L6-v2", 384  # what providers/embeddings/onnx.py ships
@@ -87,19 +77,19 @@ class EmbeddingConfig(Section):
     provider: Literal["onnx", "e5", "ollama", "openai", "none"] = "onnx"
     model: str = Field("", description="empty: the provider's default model")
     dimensions: int | None = Field(None, ge=8, le=8192)
-    base_url: str | None = Field(None, validation_alias=AliasChoices("base_url", "baseUrl"))
+    base_url: str | None = None
     # Name of the env var holding the API key (the key itself never lives in agent.yaml).
-    api_key_env: str = Field("OPENAI_API_KEY", validation_alias=AliasChoices("api_key_env", "apiKeyEnv"))
-    timeout_ms: int = Field(10_000, ge=100, le=300_000, validation_alias=AliasChoices("timeout_ms", "timeoutMs"))
-    batch_size: int = Field(32, ge=1, le=512, validation_alias=AliasChoices("batch_size", "batchSize"))
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_ms: int = Field(10_000, ge=100, le=300_000)
+    batch_size: int = Field(32, ge=1, le=512)
     threads: int = Field(2, ge=1, le=64, description="onnxruntime intra-op threads")
-    max_tokens: int = Field(256, ge=16, le=512, validation_alias=AliasChoices("max_tokens", "maxTokens"))
+    max_tokens: int = Field(256, ge=16, le=512)
     # remember answers once the row is committed; the vector follows on a writer thread within
     # milliseconds and vector reads wait for it (service/embed_behind.py). false: embed first.
-    write_behind: bool = Field(True, validation_alias=AliasChoices("write_behind", "writeBehind"))
+    write_behind: bool = True
 
     @model_validator(mode="after")
-    def _default_model(self) -> "EmbeddingConfig":
+    def _default_model(self) -> EmbeddingConfig:
         if not self.model:
             self.model = {"onnx": ONNX_MODEL, "e5": E5_MODEL, "ollama": "nomic-embed-text",
                           "openai": "text-embedding-3-small", "none": "none"}[self.provider]
@@ -118,13 +108,10 @@ class EmbeddingConfig(Section):
 
 
 class MemoryConfig(Section):
-    decay_rate: float = Field(0.95, gt=0.0, le=1.0, validation_alias=AliasChoices("decay_rate", "decayRate"))
-    default_importance: float = Field(
-        0.8, ge=0.0, le=1.0, validation_alias=AliasChoices("default_importance", "defaultImportance")
-    )
-    pipeline_v2: PipelineV2Config = Field(
-        PipelineV2Config(), validation_alias=AliasChoices("pipelineV2", "pipeline_v2", "pipelinev2")
-    )
+    decay_rate: float = Field(0.95, gt=0.0, le=1.0)
+    default_importance: float = Field(0.8, ge=0.0, le=1.0)
+    # "pipelinev2": SIGNET_MEMORY__PIPELINEV2__* (env names are matched lowercased), not to_camel's pipelineV2.
+    pipeline_v2: PipelineV2Config = Field(PipelineV2Config(), validation_alias=AliasChoices("pipelineV2", "pipelinev2"))
     synthesis: SynthesisConfig = SynthesisConfig()
 
 
@@ -197,7 +184,7 @@ class AgentEntry(Section):
     group: str | None = Field(None, min_length=1, max_length=200)
 
     @model_validator(mode="after")
-    def _group(self) -> "AgentEntry":
+    def _group(self) -> AgentEntry:
         if self.read_policy == "group" and not self.group:
             raise ValueError(f"agent {self.name}: readPolicy group needs a group")
         return self
@@ -252,9 +239,9 @@ class RunLauncherConfig(Section):
     DockerRunLauncher or dagster-k8s's K8sRunLauncher drop in here (docs/SCALING.md)."""
 
     module: str = Field("dagster.core.launcher", description="Python module of the launcher class")
-    # `class` in agent.yaml (a Python keyword, hence the field's name); the default: a subprocess per run.
-    class_name: str = Field("DefaultRunLauncher", alias="class",
-                            validation_alias=AliasChoices("class", "class_name", "className"))
+    # `class` in agent.yaml (a Python keyword, hence the field's name), not to_camel's className (still
+    # accepted); the default: a subprocess per run.
+    class_name: str = Field("DefaultRunLauncher", alias="class", validation_alias=AliasChoices("class", "className"))
     # Handed to the launcher as written; `{env: VAR}` keeps a secret out of dagster.yaml.
     config: dict[str, Any] = {}
 
@@ -321,12 +308,13 @@ class Settings(BaseSettings):
     dagster: DagsterConfig = DagsterConfig()
 
     @model_validator(mode="after")
-    def _expand(self) -> "Settings":
+    def _expand(self) -> Settings:
         self.workspace = self.workspace.expanduser()
         return self
 
     @classmethod
-    def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings, file_secret_settings):
+    def settings_customise_sources(cls, settings_cls, init_settings, env_settings, dotenv_settings,
+                                   file_secret_settings):
         return (init_settings, env_settings, _YamlSource(settings_cls))
 
     @property

@@ -1,5 +1,5 @@
-"""The memory.pipelineV2 sections of the settings (worker, extraction, graph, traversal,
-dampening, reranker, feedback, retention, hints, embedding tracker, documents): split from
+"""The memory.pipelineV2 sections of the settings (worker, extraction, graph, traversal, feedback,
+retention, hints, embedding tracker, documents): split from
 config.py, which composes them into Settings. `Section` is the base of every settings section:
 camelCase keys as agent.yaml writes them, snake_case accepted too, unknown keys ignored."""
 
@@ -50,7 +50,7 @@ class ExtractionConfig(Section):
     api_key_env: str = "OPENAI_API_KEY"
 
     @model_validator(mode="after")
-    def _default_model(self) -> "ExtractionConfig":
+    def _default_model(self) -> ExtractionConfig:
         if not self.model:
             self.model = _LLM_DEFAULT_MODELS[self.provider]
         return self
@@ -62,12 +62,10 @@ class ExtractionConfig(Section):
 
 
 class GraphConfig(Section):
-    """Legacy graph boost (used when traversal finds no focal entity). Spec default weight 0.15;
-    ours is 0: it lowered R@5/R@10 on the LoCoMo-format eval (docs/BENCHMARKS.md)."""
+    """The knowledge graph: the inline entity linker and recall's graph walk (traversal). The spec's
+    graph boost, dampening and embedding reranker are not here: each lowered R@10 (docs/decisions.md)."""
 
     enabled: bool = True
-    boost_weight: float = Field(0.0, ge=0.0, le=1.0)
-    boost_timeout_ms: int = Field(500, ge=50, le=5000)
 
 
 class TraversalConfig(Section):
@@ -88,29 +86,6 @@ class TraversalConfig(Section):
     flat_slot_share: float = Field(0.4, ge=0.4, le=1.0)
 
 
-class DampeningConfig(Section):
-    """Post-fusion corrections (spec "Post-Fusion Dampening"), each toggleable. All off by
-    default: none helped on the LoCoMo-format eval (docs/BENCHMARKS.md) — gravity changed nothing
-    (the coverage score already covers it), resolution cost R@5, hub cost R@5-R@25 slightly and
-    ~1 ms per recall."""
-
-    gravity_enabled: bool = False
-    hub_enabled: bool = False
-    resolution_enabled: bool = False
-    hub_percentile: float = Field(0.9, ge=0.0, le=1.0)
-    hub_penalty: float = Field(0.7, ge=0.0, le=1.0)
-    gravity_penalty: float = Field(0.5, ge=0.0, le=1.0)
-    resolution_boost: float = Field(1.2, ge=1.0, le=3.0)
-
-
-class RerankerConfig(Section):
-    """Embedding reranker over the top N results (off by default; spec default on with a model)."""
-
-    enabled: bool = False
-    top_n: int = Field(20, ge=1, le=100)
-    timeout_ms: int = Field(2000, ge=100, le=30_000)
-
-
 class FeedbackConfig(Section):
     """Aspect feedback at session end (spec "Behavioral Feedback Loop"): injected memories a later
     full-text search of the session hit raise their aspects' weight; aspects nobody confirmed for
@@ -125,7 +100,7 @@ class FeedbackConfig(Section):
     decay_interval_sessions: int = Field(5, ge=1, le=10_000)
 
     @model_validator(mode="after")
-    def _bounds(self) -> "FeedbackConfig":
+    def _bounds(self) -> FeedbackConfig:
         if self.min_weight > self.max_weight:
             raise ValueError("minWeight must not exceed maxWeight")
         return self
@@ -208,7 +183,7 @@ class DocumentsConfig(Section):
     allow_private_urls: bool = False
 
     @model_validator(mode="after")
-    def _overlap(self) -> "DocumentsConfig":
+    def _overlap(self) -> DocumentsConfig:
         if self.chunk_overlap >= self.chunk_size:
             raise ValueError("chunkOverlap must be smaller than chunkSize")
         return self
@@ -229,8 +204,6 @@ class PipelineV2Config(Section):
     worker: WorkerConfig = WorkerConfig()
     graph: GraphConfig = GraphConfig()
     traversal: TraversalConfig = TraversalConfig()
-    dampening: DampeningConfig = DampeningConfig()
-    reranker: RerankerConfig = RerankerConfig()
     feedback: FeedbackConfig = FeedbackConfig()
     retention: RetentionConfig = RetentionConfig()
     hints: HintsConfig = HintsConfig()

@@ -1,15 +1,12 @@
-"""Recall's graph paths: traversal (primary), graph boost (fallback) and post-fusion dampening."""
+"""Recall's graph path: traversal."""
 
 import math
 
-import pytest
-
-from signet_pipeline.config_sections import DampeningConfig
 from signet_pipeline.graph.persist import persist_triples
 from signet_pipeline.graph.traversal import traverse
 from signet_pipeline.models import ExtractedEntity, RecallRequest, RememberRequest
 from signet_pipeline.providers.embeddings.base import NoEmbeddings
-from signet_pipeline.recall.dampening import Candidate, dampen
+from signet_pipeline.recall.scoring import Candidate
 from signet_pipeline.recall.search import rank, recall
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.write.remember import remember, remember_many
@@ -24,7 +21,8 @@ def plant(svc):
                     [ExtractedEntity(source="Zephyr", relationship="depends on", target="Kafka", confidence=0.9)])
     rule = remember(svc, RememberRequest(content="Kafka brokers must run with three replicas in production"))
     for i in range(8):  # enough Zephyr chatter to fill both legs' small pools
-        remember(svc, RememberRequest(content=f"Zephyr dashboard note {i}: the Zephyr charts load slowly on Zephyr day {i}"))
+        remember(svc, RememberRequest(
+            content=f"Zephyr dashboard note {i}: the Zephyr charts load slowly on Zephyr day {i}"))
     return rule.id
 
 
@@ -96,7 +94,8 @@ def test_a_question_naming_a_short_named_speaker_walks_from_them(make_service):
     found = recall(svc, RecallRequest(query="What did Jon open?", agentId="a", min_score=0))
     assert found.meta["graph"]["focalEntities"] == 1
     # Lower case it is a word, not a name: no entity is looked up for it.
-    assert recall(svc, RecallRequest(query="what did jon open?", agentId="a", min_score=0)).meta["graph"]["focalEntities"] == 0
+    lowered = recall(svc, RecallRequest(query="what did jon open?", agentId="a", min_score=0))
+    assert lowered.meta["graph"]["focalEntities"] == 0
 
 
 def test_recall_skips_entities_over_graph_hub_mentions(make_service):
@@ -105,68 +104,3 @@ def test_recall_skips_entities_over_graph_hub_mentions(make_service):
     found = recall(svc, RecallRequest(query="what did Marta say about Quillon", min_score=0))
     assert found.meta["graph"]["hubsSkipped"] == 1 and found.meta["graph"]["focalEntities"] == 1
     assert quillon <= {h.id for h in found.results}
-
-
-def test_graph_boost_is_the_fallback_when_no_entity_is_named(make_service):
-    svc = make_service(memory={"pipelineV2": {"graph": {"boostWeight": 0.15}, "dampening": {"hubEnabled": False}}})
-    remember(svc, RememberRequest(content="Priya Sharma reviews every billing change"))
-    boosted = recall(svc, RecallRequest(query="who reviews billing for priya", min_score=0))
-    assert boosted.meta["graph"]["focalEntities"] == 0 and boosted.meta["graph"]["boosted"] == 1
-    off = make_service(memory={"pipelineV2": {"graph": {"enabled": False}}})
-    plain = recall(off, RecallRequest(query="who reviews billing for priya", min_score=0))
-    assert boosted.results[0].score == pytest.approx(plain.results[0].score + 0.15, abs=1e-6)
-
-
-def row(content, memory_type="fact"):
-    return {"content": content, "type": memory_type}
-
-
-def test_dampening_tables(svc):
-    long_text = "x" * 60
-    candidates = {
-        "semantic-only": Candidate(0.8, "vector", cosine=0.6, keyword=0.0),
-        "semantic-low": Candidate(0.2, "vector", cosine=0.2, keyword=0.0),
-        "decision": Candidate(0.5, "hybrid", cosine=0.5, keyword=0.5),
-        "dated": Candidate(0.5, "hybrid", cosine=0.5, keyword=0.5),
-        "short-decision": Candidate(0.5, "hybrid", cosine=0.5, keyword=0.5),
-    }
-    rows = {"semantic-only": row(long_text), "semantic-low": row(long_text),
-            "decision": row("we decided " + long_text, "decision"), "dated": row("on 2025-03-14 " + long_text),
-            "short-decision": row("use uv", "decision")}
-    every_stage = DampeningConfig(gravity_enabled=True, hub_enabled=True, resolution_enabled=True)
-    touched = dampen(svc.db.reader(), "default", candidates, rows, every_stage)
-    assert candidates["semantic-only"].score == pytest.approx(0.4)  # gravity 0.5
-    assert candidates["semantic-low"].score == pytest.approx(0.2)  # cosine under 0.3: untouched
-    assert candidates["decision"].score == pytest.approx(0.6)  # resolution 1.2
-    assert candidates["dated"].score == pytest.approx(0.55)  # half the boost
-    assert candidates["short-decision"].score == pytest.approx(0.5)  # under 50 characters
-    assert touched == {"gravity": 1, "hub": 0, "resolution": 2}
-
-
-def test_hub_dampening_hits_memories_linked_only_to_the_most_mentioned_entities(svc):
-    for i in range(12):
-        remember(svc, RememberRequest(content=f"Signet note number {i} about Signet"))
-    remember(svc, RememberRequest(content="Signet and Gregor met about the roadmap"))
-    ids = [r[0] for r in svc.db.reader().execute("SELECT id FROM memories ORDER BY rid")]
-    candidates = {mid: Candidate(1.0, "hybrid", 0.5, 0.5) for mid in ids}
-    rows = {mid: row("short") for mid in ids}
-    hub_only = DampeningConfig(hub_enabled=True)
-    touched = dampen(svc.db.reader(), "default", candidates, rows, hub_only)
-    assert touched["hub"] == 12  # linked to Signet alone; the last one also names Gregor
-    assert candidates[ids[-1]].score == 1.0 and candidates[ids[0]].score == pytest.approx(0.7)
-    # When the query names Signet, memories about Signet are what was asked for: no penalty.
-    signet = svc.db.reader().execute("SELECT id FROM entities WHERE canonical_name = 'signet'").fetchone()[0]
-    fresh = {mid: Candidate(1.0, "hybrid", 0.5, 0.5) for mid in ids}
-    assert dampen(svc.db.reader(), "default", fresh, rows, hub_only, focal={signet})["hub"] == 0
-
-
-def test_embedding_reranker_blends_the_head_and_keeps_the_tail():
-    from signet_pipeline.config_sections import RerankerConfig
-    from signet_pipeline.recall.rerank import rerank as rerank_results
-
-    ranked = [(0.50, "hybrid", "a"), (0.48, "hybrid", "b"), (0.40, "keyword", "c"), (0.30, "keyword", "d")]
-    cosines = {"a": 0.1, "b": 0.9, "d": 1.0}
-    out = rerank_results(ranked, cosines, RerankerConfig(enabled=True, top_n=3))
-    assert [mid for _, _, mid in out] == ["b", "c", "a", "d"]  # c has no vector: keeps 0.40; d is past top_n
-    assert out[0][0] == pytest.approx(0.7 * 0.48 + 0.3 * 0.9)
-    assert rerank_results(ranked, {"a": "not a number"}, RerankerConfig(enabled=True)) == ranked  # failure: as is

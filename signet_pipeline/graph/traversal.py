@@ -1,4 +1,4 @@
-"""Graph paths of recall: traversal (primary) and the legacy graph boost (fallback).
+"""Recall's graph path: traversal.
 
 Traversal (spec knowledge-graph "Focal Entity Resolution", "Walk Algorithm"): focal entities are
 the agent's pinned entities, project entities named by the project path, and entities whose
@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import apsw
 
-from signet_pipeline.config_sections import GraphConfig, TraversalConfig
+from signet_pipeline.config_sections import TraversalConfig
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.text.entities import MIN_ENTITY_NAME, canonical_name, is_proper, is_short_name
 from signet_pipeline.timeutil import now_iso
@@ -123,7 +123,8 @@ def walk(conn: apsw.Connection, focal: list[str], cfg: TraversalConfig, *, hub_m
             return result
     if result.focal and cfg.max_dependency_hops:
         visited = set(result.focal)
-        for neighbour, _ in graph_store.dependency_neighbours(conn, result.focal, min_strength=cfg.min_dependency_strength,
+        for neighbour, _ in graph_store.dependency_neighbours(conn, result.focal,
+                                                              min_strength=cfg.min_dependency_strength,
                                                               limit=cfg.max_dependency_hops):
             if neighbour in visited:
                 continue
@@ -137,24 +138,3 @@ def walk(conn: apsw.Connection, focal: list[str], cfg: TraversalConfig, *, hub_m
             if not collect(neighbour):
                 break
     return result
-
-
-def boost_ids(conn: apsw.Connection, agent_id: str, tokens: list[str], cfg: GraphConfig) -> set[str]:
-    """Legacy graph boost candidates (entities named like a query token, one relation hop, the
-    memories mentioning them), checked against `boostTimeoutMs` before each step: memory ids only
-    come from the last step, so a boost past its deadline boosts nothing. Never raises: the boost
-    is additive and optional."""
-    tokens = [t for t in tokens if len(t) >= 2][:10]
-    if not tokens:
-        return set()
-    deadline = time.perf_counter() + cfg.boost_timeout_ms / 1000
-    try:
-        seeds = graph_store.entities_containing(conn, agent_id, tokens)
-        if not seeds or time.perf_counter() > deadline:
-            return set()
-        seeds += graph_store.relation_neighbours(conn, seeds)
-        if time.perf_counter() > deadline:
-            return set()
-        return set(graph_store.memories_mentioning(conn, seeds))
-    except apsw.Error:
-        return set()

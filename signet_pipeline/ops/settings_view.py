@@ -31,7 +31,7 @@ def features(settings: Settings) -> dict[str, bool]:
         "mutationsFrozen": pipeline.mutations_frozen, "allowUpdateDelete": pipeline.allow_update_delete,
         "embeddings": settings.embedding.provider != "none", "graph": pipeline.graph_on,
         "traversal": pipeline.graph_on and pipeline.traversal.enabled, "hints": pipeline.hints.enabled,
-        "reranker": pipeline.reranker.enabled, "feedback": pipeline.feedback.enabled,
+        "feedback": pipeline.feedback.enabled,
         "retention": pipeline.retention.enabled, "embeddingTracker": pipeline.embedding_tracker.enabled,
         "autonomousRepairs": settings.autonomous.enabled and not settings.autonomous.frozen,
         "semanticContradiction": pipeline.semantic_contradiction_enabled,

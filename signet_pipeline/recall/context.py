@@ -20,14 +20,14 @@ from datetime import timedelta
 
 import apsw
 
-from signet_pipeline.recall.dampening import Candidate
+from signet_pipeline.recall.scoring import Candidate
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.timeutil import parse_iso, to_iso
 
 CONTEXT_WINDOW = timedelta(minutes=30)  # turns of one conversation without a session id
-_WHEN_QUESTION = re.compile(r"^\s*(when|what (year|month|day|date|time)|how long ago|since when|which (year|month|day))\b",
-                            re.IGNORECASE)
+_WHEN_QUESTION = re.compile(
+    r"^\s*(when|what (year|month|day|date|time)|how long ago|since when|which (year|month|day))\b", re.IGNORECASE)
 _MONTHS = ("january|february|march|april|may|june|july|august|september|october|november|december|"
            "jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec")
 _DAYS = "monday|tuesday|wednesday|thursday|friday|saturday|sunday"
@@ -76,7 +76,8 @@ def family_of(rows: dict[str, Row]) -> Callable[[str], str]:
     return lambda mid: (rows[mid]["source_memory_id"] or mid) if mid in rows else mid
 
 
-def best_families(fused: dict[str, Candidate], family: Callable[[str], str], n: int) -> dict[str, tuple[str, Candidate]]:
+def best_families(fused: dict[str, Candidate], family: Callable[[str], str],
+                  n: int) -> dict[str, tuple[str, Candidate]]:
     """family -> (its best-scoring member, that member's candidate) for the n best families, best first:
     the anchors of the steps that follow a strong candidate (replies), so that a fact and its
     source do not take two anchor places."""

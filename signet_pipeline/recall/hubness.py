@@ -17,7 +17,7 @@ Cost: one (n x n) product over the ~100 candidates of a recall.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 

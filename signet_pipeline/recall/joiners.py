@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from signet_pipeline.recall import context
-from signet_pipeline.recall.dampening import Candidate
 from signet_pipeline.recall.legs import VectorLeg
-from signet_pipeline.recall.scoring import blend
+from signet_pipeline.recall.scoring import Candidate, blend
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
 from signet_pipeline.store.memories import MemoryFilter

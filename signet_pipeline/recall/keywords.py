@@ -30,11 +30,10 @@ import apsw
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import memories as mem_store
+from signet_pipeline.store.db import deadline
 from signet_pipeline.store.fulltext import agent_terms
 from signet_pipeline.store.fulltext.functions import stem_words
-from signet_pipeline.store.db import deadline
 from signet_pipeline.text.fts_query import QueryTerms, idf, match_for, query_tokens, within_budget
-
 
 # agent_bm25 (Python, per scored row) costs about this many times FTS5's own bm25(): a query that would
 # have it score more than budget / AGENT_BM25_COST rows is ranked by FTS5's, within the same time.

@@ -4,7 +4,7 @@ search, similarity to a stored memory, and importance decay."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 import apsw
@@ -40,7 +40,7 @@ def decayed_importance(row: Row, decay_rate: float, now: datetime | None = None)
     """importance(t) = base x decay_rate ^ days_since_access; pinned memories never decay."""
     if row["pinned"]:
         return 1.0
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     since = parse_iso(row["last_accessed"] or row["updated_at"])
     days = max(0.0, (now - since).total_seconds() / 86400)
     return float(row["importance"]) * decay_rate ** days

@@ -5,12 +5,20 @@ The decisions stage reuses them to find a new fact's neighbours (stages/extracti
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from signet_pipeline.graph.traversal import Traversal
-from signet_pipeline.recall.dampening import Candidate
-from signet_pipeline.store.fulltext.functions import text_stemmer
 from signet_pipeline.store.db import Row
+from signet_pipeline.store.fulltext.functions import text_stemmer
 from signet_pipeline.text.fts_query import QueryTerms
+
+
+@dataclass
+class Candidate:
+    score: float
+    source: str
+    cosine: float | None
+    keyword: float  # query-word coverage
 
 
 def keyword_scorer(conn, terms: QueryTerms | None, rows: dict[str, Row],
@@ -66,7 +74,8 @@ def add_traversal(fused: dict[str, Candidate], trav: Traversal, visible: set[str
         fused[mid] = Candidate(blend(score, cosine, alpha), "graph", cosine, score)
 
 
-def rank(fused: dict[str, Candidate], *, limit: int, min_score: float, graph_slots: int) -> list[tuple[float, str, str]]:
+def rank(fused: dict[str, Candidate], *, limit: int, min_score: float,
+         graph_slots: int) -> list[tuple[float, str, str]]:
     """Best first; candidates only the graph found take at most `graph_slots` places, the rest stay
     for flat FTS/vector candidates. (The walk collects every constraint of a focal entity; forcing
     them into the results regardless of score was measured to crowd out the answer.)"""

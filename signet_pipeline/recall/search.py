@@ -14,16 +14,14 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 
 from signet_pipeline.errors import ProviderError
-from signet_pipeline.graph.traversal import Traversal, boost_ids
+from signet_pipeline.graph.traversal import Traversal
 from signet_pipeline.models import RecallHit, RecallRequest, RecallResult
 from signet_pipeline.recall import context, temporal
 from signet_pipeline.recall.answers import NO_HITS, Stopwatch, aggregate_unavailable, timeline, to_hit
-from signet_pipeline.recall.dampening import Candidate, dampen
 from signet_pipeline.recall.hubness import dampen_hubs
-from signet_pipeline.recall.legs import VectorLeg, graph_leg, keyword_leg, vector_leg
 from signet_pipeline.recall.joiners import add_replies, late_joiner
-from signet_pipeline.recall.rerank import rerank
-from signet_pipeline.recall.scoring import add_traversal, fuse, keyword_scorer, rank
+from signet_pipeline.recall.legs import VectorLeg, graph_leg, keyword_leg, vector_leg
+from signet_pipeline.recall.scoring import Candidate, add_traversal, fuse, keyword_scorer, rank
 from signet_pipeline.recall.session_context import Ledger, transcripts_for
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import hints as hints_store
@@ -79,7 +77,7 @@ class RecallOptions:
     pool: int | None = None  # candidates per leg (search.candidate_pool)
     postings_budget: int | None = None  # search.fts_postings_budget
     hub_correction: bool = True  # search.hub_penalty applies
-    graph: bool = True  # traversal, graph boost and dampening (memory.pipelineV2.graph/traversal/dampening)
+    graph: bool = True  # the graph walk (memory.pipelineV2.graph/traversal)
     # Conversation context (recall/context.py): dated memories for "when" questions, replies to strong
     # hits, one result per fact family. Off for near-duplicate lookups, which want the rows themselves.
     context: bool = True
@@ -115,18 +113,7 @@ class Gathered:
     leg: VectorLeg | None
     trav: Traversal
     visible: set[str]  # what the graph walk reached that the caller may read
-    boosted: set[str]
     rows: dict[str, Row]
-    use_graph: bool  # the graph steps run (the caller's options and the pipeline's settings)
-
-
-@dataclass
-class Scored:
-    """The candidates scored (fusion, graph and context steps done): what ranking reads."""
-
-    fused: dict[str, Candidate]
-    raw_cosines: dict[str, float]  # before the hubness correction (the reranker's)
-    dampened: dict
 
 
 def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
@@ -142,15 +129,15 @@ def _recall(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> R
     if plan.when is not None and plan.when.mode == "timeline":
         return timeline(svc, plan.req, plan.when, plan.flt, plan.limit, watch)
     found = _gather(svc, plan, options, watch)
-    scored = _score(svc, plan, options, found, watch)
+    fused = _score(svc, plan, options, found, watch)
     ledger = Ledger.load(svc, req.session_key, plan.flt.agent_id) if options.track_access \
         else Ledger(None, plan.flt.agent_id)
-    ranked, keyword_matched, suppressed = _rank(svc, plan, scored, found, ledger)
+    ranked, keyword_matched, suppressed = _rank(svc, plan, fused, ledger)
     hits = _hits(svc, plan, ranked, found.rows, ledger)
     watch.lap("final_rank")
     if options.track_access:
         _record(svc, plan, options, hits, ledger, keyword_matched)
-    return _answer(plan, hits, found, scored, ledger, suppressed, watch)
+    return _answer(plan, hits, found, ledger, suppressed, watch)
 
 
 def _plan(svc: MemoryService, req: RecallRequest, options: RecallOptions) -> Plan:
@@ -182,9 +169,6 @@ def _gather(svc: MemoryService, plan: Plan, options: RecallOptions, watch: Stopw
     trav, visible = Traversal(), set()
     if use_graph and pipeline.traversal.enabled:  # while the vector leg runs
         trav, visible = graph_leg(svc, conn, req.query, req.project, flt, keywords.content)
-    tokens = keywords.terms.words if keywords.terms is not None else []
-    boosted = boost_ids(conn, flt.agent_id, tokens, pipeline.graph) \
-        if use_graph and not trav.focal and pipeline.graph.boost_weight else set()
     watch.lap("graph_traversal")
     leg: VectorLeg | None = None
     if in_flight is not None:
@@ -194,17 +178,17 @@ def _gather(svc: MemoryService, plan: Plan, options: RecallOptions, watch: Stopw
             watch.add("vector_search", leg.search_ms)
         watch.lap("query_embedding_wait")
     ids = [*keywords.content, *keywords.hints, *(leg.found if leg else []), *visible]
-    return Gathered(keywords.terms, keywords.content, keywords.hints, leg, trav, visible, boosted,
-                    mem_store.fetch_many(conn, list(dict.fromkeys(ids))), use_graph)
+    return Gathered(keywords.terms, keywords.content, keywords.hints, leg, trav, visible,
+                    mem_store.fetch_many(conn, list(dict.fromkeys(ids))))
 
 
-def _score(svc: MemoryService, plan: Plan, options: RecallOptions, found: Gathered, watch: Stopwatch) -> Scored:
-    """Every candidate on both signals (cosines corrected for hubness), then the graph's and the
-    conversation's steps."""
-    cfg, pipeline, conn, rows, leg = svc.settings.search, svc.settings.pipeline, svc.db.reader(), found.rows, found.leg
+def _score(svc: MemoryService, plan: Plan, options: RecallOptions, found: Gathered,
+           watch: Stopwatch) -> dict[str, Candidate]:
+    """Every candidate scored on both signals (cosines corrected for hubness), then the graph's and the
+    conversation's steps: what ranking reads."""
+    cfg, conn, rows, leg = svc.settings.search, svc.db.reader(), found.rows, found.leg
     family = context.family_of(rows)  # reads rows as it grows (memories join late)
     cosines: dict[str, float] | None = None
-    raw_cosines: dict[str, float] = {}
     index = svc.vector_index(settle=False)  # the vector leg has settled, or scored what was unwritten
     if leg is not None and index is not None:
         # One lookup of every candidate's vector: cosines for the keyword and graph candidates the
@@ -212,8 +196,7 @@ def _score(svc: MemoryService, plan: Plan, options: RecallOptions, found: Gather
         # graph-only ones are corrected against that pool without joining it).
         by_hash = index.vectors({row["content_hash"] for row in rows.values()})
         vectors = {mid: by_hash[row["content_hash"]] for mid, row in rows.items() if row["content_hash"] in by_hash}
-        cosines = raw_cosines = {**{mid: max(0.0, float(v @ leg.query_vec)) for mid, v in vectors.items()},
-                                 **leg.found}
+        cosines = {**{mid: max(0.0, float(v @ leg.query_vec)) for mid, v in vectors.items()}, **leg.found}
         if cfg.hub_penalty > 0 and options.hub_correction:
             flat = {mid: c for mid, c in cosines.items() if mid not in found.visible or mid in leg.found}
             graph_only = {mid: c for mid, c in cosines.items() if mid not in flat}
@@ -226,11 +209,7 @@ def _score(svc: MemoryService, plan: Plan, options: RecallOptions, found: Gather
     fused = fuse(found.keyword_ids, found.hint_ids, set(leg.found) if leg else set(), keyword, cosines, rows,
                  plan.alpha)
     add_traversal(fused, found.trav, found.visible, cosines, keyword, rows, plan.alpha)
-    for mid in found.boosted & fused.keys():
-        fused[mid].score += pipeline.graph.boost_weight
     watch.lap("fusion")
-    dampened = dampen(conn, plan.flt.agent_id, fused, rows, pipeline.dampening, set(found.trav.focal)) \
-        if found.use_graph else {}
     if options.context:
         dated_weight = cfg.temporal_weight if context.asks_when(plan.req.query) else 0.0
         if dated_weight:
@@ -242,24 +221,22 @@ def _score(svc: MemoryService, plan: Plan, options: RecallOptions, found: Gather
             context.weigh_derived(fused, rows, cfg.derived_weight, query_has_words=found.terms is not None)
             context.one_per_family(fused, rows, lambda ids: mem_store.visible_ids(conn, ids, plan.flt))
     watch.lap("context")
-    return Scored(fused, raw_cosines, dampened)
+    return fused
 
 
-def _rank(svc: MemoryService, plan: Plan, scored: Scored, found: Gathered,
+def _rank(svc: MemoryService, plan: Plan, fused: dict[str, Candidate],
           ledger: Ledger) -> tuple[list[tuple[float, str, str]], list[str], list[str]]:
     """(the ranking, the memories full-text search matched in it, those the session was given already)."""
     pipeline = svc.settings.pipeline
     graph_slots = plan.limit - math.ceil(pipeline.traversal.flat_slot_share * plan.limit)
-    ranked = rank(scored.fused, limit=plan.limit, min_score=plan.min_score, graph_slots=graph_slots)
+    ranked = rank(fused, limit=plan.limit, min_score=plan.min_score, graph_slots=graph_slots)
     # Full-text matches in the unsuppressed ranking confirm injected memories (aspect feedback),
     # also when the session ledger keeps them out of this answer.
     keyword_matched = [mid for _, src, mid in ranked if src in ("keyword", "hybrid")]
     suppressed = [mid for _, _, mid in ranked if mid in ledger.given]
     if suppressed and not plan.req.include_recalled:  # the session was given these already: rank without them
-        ranked = rank({m: c for m, c in scored.fused.items() if m not in ledger.given}, limit=plan.limit,
+        ranked = rank({m: c for m, c in fused.items() if m not in ledger.given}, limit=plan.limit,
                       min_score=plan.min_score, graph_slots=graph_slots)
-    if pipeline.reranker.enabled and scored.raw_cosines:
-        ranked = rerank(ranked, scored.raw_cosines, pipeline.reranker)
     return ranked, keyword_matched, suppressed
 
 
@@ -288,8 +265,8 @@ def _record(svc: MemoryService, plan: Plan, options: RecallOptions, hits: list[R
         count_session_fts_hits(svc, plan.req.session_key, plan.req.agent_id, keyword_matched)
 
 
-def _answer(plan: Plan, hits: list[RecallHit], found: Gathered, scored: Scored, ledger: Ledger,
-            suppressed: list[str], watch: Stopwatch) -> RecallResult:
+def _answer(plan: Plan, hits: list[RecallHit], found: Gathered, ledger: Ledger, suppressed: list[str],
+            watch: Stopwatch) -> RecallResult:
     req, when, trav = plan.req, plan.when, found.trav
     return RecallResult(
         results=hits, query=when.original_query if when else req.query,
@@ -300,8 +277,7 @@ def _answer(plan: Plan, hits: list[RecallHit], found: Gathered, scored: Scored, 
                            "vector": len(found.leg.found) if found.leg else 0, "graph": len(found.visible)},
             "graph": {"focalEntities": len(trav.focal), "traversedEntities": trav.entities,
                       "constraints": len(trav.constraints), "hubsSkipped": len(trav.hubs),
-                      "timedOut": trav.timed_out, "boosted": len(found.boosted & scored.fused.keys()),
-                      "dampening": scored.dampened},
+                      "timedOut": trav.timed_out},
             "timings": {"totalMs": watch.total_ms, "stages": watch.stages},
             "dedupe": {"enabled": ledger.enabled, "contextEpoch": ledger.epoch,
                        "suppressed": 0 if req.include_recalled else len(suppressed),

@@ -25,7 +25,7 @@ class Ledger:
     given: set[str] = field(default_factory=set)
 
     @classmethod
-    def load(cls, svc: MemoryService, session_key: str | None, agent_id: str) -> "Ledger":
+    def load(cls, svc: MemoryService, session_key: str | None, agent_id: str) -> Ledger:
         if not session_key:
             return cls(None, agent_id)
         conn = svc.db.reader()

@@ -11,7 +11,6 @@ from typing import Any, Literal
 from pydantic import BaseModel
 
 from signet_pipeline import __version__
-
 from signet_pipeline.errors import NotFound
 from signet_pipeline.recall.reads import visible
 from signet_pipeline.service import MemoryService

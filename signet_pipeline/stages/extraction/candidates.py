@@ -25,7 +25,6 @@ from signet_pipeline.errors import ProviderError
 from signet_pipeline.models import ExtractedFact, RecallHit, RecallRequest
 from signet_pipeline.recall.answers import to_hit
 from signet_pipeline.recall.legs import keyword_leg, vector_candidates
-from signet_pipeline.recall.rerank import rerank
 from signet_pipeline.recall.scoring import fuse, keyword_scorer, rank
 from signet_pipeline.recall.search import build_filter
 from signet_pipeline.service import MemoryService
@@ -144,8 +143,6 @@ def find_candidates(svc: MemoryService, lookups: list[Lookup],
         fused = fuse(leg.content, leg.hints, set(found), scorer, cosines, rows, cfg.alpha)
         ranked = rank(fused, limit=limit, min_score=cfg.min_score,
                       graph_slots=limit - math.ceil(pipeline.traversal.flat_slot_share * limit))
-        if pipeline.reranker.enabled and cosines:
-            ranked = rerank(ranked, cosines, pipeline.reranker)
         out.append([to_hit(rows[mid], score, source) for score, source, mid in ranked
                     if mid in rows and mid not in lookup.exclude][:CANDIDATES])
     return out

@@ -21,7 +21,8 @@ def upsert_entity(conn: apsw.Connection, *, agent_id: str, name: str, canonical:
     return scalar(
         conn,
         "INSERT INTO entities(id, name, canonical_name, entity_type, agent_id, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(agent_id, canonical_name) DO UPDATE SET updated_at = excluded.updated_at, "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(agent_id, canonical_name) "
+        "DO UPDATE SET updated_at = excluded.updated_at, "
         "entity_type = CASE WHEN entities.entity_type = 'extracted' OR (entities.entity_type = 'unknown' "
         "AND excluded.entity_type <> 'extracted') THEN excluded.entity_type ELSE entities.entity_type END "
         "RETURNING id",
@@ -44,7 +45,8 @@ def upsert_aspect(conn: apsw.Connection, *, entity_id: str, name: str, now: str)
     return scalar(
         conn,
         "INSERT INTO entity_aspects(id, entity_id, name, canonical_name, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(entity_id, canonical_name) DO UPDATE SET updated_at = excluded.updated_at "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(entity_id, canonical_name) "
+        "DO UPDATE SET updated_at = excluded.updated_at "
         "RETURNING id",
         (str(uuid.uuid4()), entity_id, name, name.strip().lower(), now, now),
     )
@@ -56,8 +58,8 @@ def add_attribute(conn: apsw.Connection, *, entity_id: str, aspect_id: str | Non
     """The new attribute's id, or None when this memory already gave the entity this attribute."""
     attribute_id = str(uuid.uuid4())
     conn.execute(
-        "INSERT OR IGNORE INTO entity_attributes(id, entity_id, aspect_id, memory_id, kind, content, normalized_content, "
-        "confidence, importance, group_key, claim_key, created_at, updated_at) "
+        "INSERT OR IGNORE INTO entity_attributes(id, entity_id, aspect_id, memory_id, kind, content, "
+        "normalized_content, confidence, importance, group_key, claim_key, created_at, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (attribute_id, entity_id, aspect_id, memory_id, kind, content, normalized, confidence, importance, group_key,
          claim_key, now, now),
@@ -106,12 +108,14 @@ def link_relation(conn: apsw.Connection, *, source_id: str, target_id: str, rela
     Returns whether this memory's assertion is new."""
     relation_id = scalar(
         conn,
-        "INSERT INTO relations(id, source_entity_id, target_entity_id, relation_type, mentions, confidence, created_at, "
-        "updated_at) VALUES (?, ?, ?, ?, 0, 0, ?, ?) ON CONFLICT(source_entity_id, target_entity_id, relation_type) "
+        "INSERT INTO relations(id, source_entity_id, target_entity_id, relation_type, mentions, confidence, "
+        "created_at, updated_at) VALUES (?, ?, ?, ?, 0, 0, ?, ?) "
+        "ON CONFLICT(source_entity_id, target_entity_id, relation_type) "
         "DO UPDATE SET relation_type = excluded.relation_type RETURNING id",
         (str(uuid.uuid4()), source_id, target_id, relation_type, now, now),
     )
-    conn.execute("INSERT OR IGNORE INTO relation_mentions(relation_id, memory_id) VALUES (?, ?)", (relation_id, memory_id))
+    conn.execute("INSERT OR IGNORE INTO relation_mentions(relation_id, memory_id) VALUES (?, ?)",
+                 (relation_id, memory_id))
     if conn.changes() == 0:
         return False
     conn.execute("UPDATE relations SET confidence = (confidence * mentions + ?) / (mentions + 1), "
@@ -123,9 +127,11 @@ def upsert_dependency(conn: apsw.Connection, *, source_id: str, target_id: str, 
                       strength: float, now: str) -> None:
     """Directed edge for traversal; a repeat keeps the strongest evidence."""
     conn.execute(
-        "INSERT INTO entity_dependencies(id, source_entity_id, target_entity_id, dependency_type, strength, created_at, "
-        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(source_entity_id, target_entity_id, dependency_type) "
-        "DO UPDATE SET strength = max(entity_dependencies.strength, excluded.strength), updated_at = excluded.updated_at",
+        "INSERT INTO entity_dependencies(id, source_entity_id, target_entity_id, dependency_type, strength, "
+        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT(source_entity_id, target_entity_id, dependency_type) "
+        "DO UPDATE SET strength = max(entity_dependencies.strength, excluded.strength), "
+        "updated_at = excluded.updated_at",
         (str(uuid.uuid4()), source_id, target_id, dependency_type, strength, now, now),
     )
 
@@ -229,7 +235,7 @@ def replace_communities(conn: apsw.Connection, *, agent_id: str, assignment: dic
                      [(cid, entity_id) for entity_id, cid in assignment.items()])
 
 
-# --- reads for recall (traversal, graph boost, hub dampening) ---------------------------------
+# --- reads for recall (traversal) and session-start's constraints ---------------------------
 
 def entities_named(conn: apsw.Connection, agent_id: str, canonical_names: list[str], limit: int,
                    entity_type: str | None = None) -> list[str]:
@@ -273,48 +279,14 @@ def dependency_neighbours(conn: apsw.Connection, entity_ids: list[str], *, min_s
         (json.dumps(entity_ids), min_strength, limit))]
 
 
-def entities_containing(conn: apsw.Connection, agent_id: str, tokens: list[str], limit: int = 20) -> list[str]:
-    """Legacy graph boost, step 1: entities whose canonical name contains a query token."""
-    likes = " OR ".join("canonical_name LIKE ? ESCAPE '\\'" for _ in tokens)
-    patterns = ["%" + t.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "%" for t in tokens]
-    return [r[0] for r in conn.execute(f"SELECT id FROM entities WHERE agent_id = ? AND ({likes}) "
-                                       "ORDER BY mentions DESC LIMIT ?", (agent_id, *patterns, limit))]
-
-
-def relation_neighbours(conn: apsw.Connection, entity_ids: list[str], limit: int = 50) -> list[str]:
-    """Step 2: one hop through relations, either direction."""
-    return [r[0] for r in conn.execute(
-        "SELECT DISTINCT CASE WHEN source_entity_id IN (SELECT value FROM json_each(:ids)) THEN target_entity_id "
-        "ELSE source_entity_id END FROM relations WHERE source_entity_id IN (SELECT value FROM json_each(:ids)) "
-        "OR target_entity_id IN (SELECT value FROM json_each(:ids)) LIMIT :n", {"ids": json.dumps(entity_ids), "n": limit})]
-
-
-def memories_mentioning(conn: apsw.Connection, entity_ids: list[str], limit: int = 200) -> list[str]:
-    """Step 3: live memories mentioning any of the entities."""
-    return [r[0] for r in conn.execute(
-        "SELECT DISTINCT m.memory_id FROM memory_entity_mentions m JOIN memories mem ON mem.id = m.memory_id "
-        "WHERE m.entity_id IN (SELECT value FROM json_each(?)) AND mem.is_deleted = 0 LIMIT ?",
-        (json.dumps(entity_ids), limit))]
-
-
 def linked_entities(conn: apsw.Connection, memory_ids: list[str]) -> dict[str, list[tuple[str, int]]]:
-    """memory id -> [(entity id, entity mentions)] for the hub dampening."""
+    """memory id -> [(entity id, entity mentions)]."""
     out: dict[str, list[tuple[str, int]]] = {}
     for memory_id, entity_id, mentions in conn.execute(
             "SELECT m.memory_id, e.id, e.mentions FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
             "WHERE m.memory_id IN (SELECT value FROM json_each(?))", (json.dumps(memory_ids),)):
         out.setdefault(memory_id, []).append((entity_id, mentions))
     return out
-
-
-def mentions_percentile(conn: apsw.Connection, agent_id: str, percentile: float) -> int | None:
-    """The mentions count at this percentile of the agent's entities (None without entities)."""
-    total = int(scalar(conn, "SELECT count(*) FROM entities WHERE agent_id = ?", (agent_id,)) or 0)
-    if not total:
-        return None
-    offset = min(total - 1, int(total * (1 - percentile)))
-    return scalar(conn, "SELECT mentions FROM entities WHERE agent_id = ? ORDER BY mentions DESC LIMIT 1 OFFSET ?",
-                  (agent_id, offset))
 
 
 # --- structural classification -----------------------------------------------------------------
@@ -331,7 +303,8 @@ def aspect_names(conn: apsw.Connection, entity_id: str) -> list[str]:
 
 def untyped_entities_of(conn: apsw.Connection, memory_id: str) -> list[str]:
     """The entities a memory mentions that are still typed 'extracted'."""
-    return [r[0] for r in conn.execute("SELECT e.id FROM memory_entity_mentions m JOIN entities e ON e.id = m.entity_id "
+    return [r[0] for r in conn.execute("SELECT e.id FROM memory_entity_mentions m "
+                                       "JOIN entities e ON e.id = m.entity_id "
                                        "WHERE m.memory_id = ? AND e.entity_type = 'extracted'", (memory_id,))]
 
 
@@ -349,8 +322,8 @@ def unclassified_attributes(conn: apsw.Connection, entity_id: str, limit: int) -
 
 def classify_attribute(conn: apsw.Connection, attribute_id: str, *, aspect_id: str, kind: str, importance: float,
                        now: str) -> None:
-    conn.execute("UPDATE entity_attributes SET aspect_id = ?, kind = ?, importance = max(importance, ?), updated_at = ? "
-                 "WHERE id = ?", (aspect_id, kind, importance, now, attribute_id))
+    conn.execute("UPDATE entity_attributes SET aspect_id = ?, kind = ?, importance = max(importance, ?), "
+                 "updated_at = ? WHERE id = ?", (aspect_id, kind, importance, now, attribute_id))
 
 
 def set_entity_type(conn: apsw.Connection, entity_id: str, entity_type: str, now: str) -> bool:
