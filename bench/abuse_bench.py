@@ -45,7 +45,7 @@ class HealthWatch:
                 if self._stop.wait(0.05):
                     return
 
-    def __enter__(self) -> "HealthWatch":
+    def __enter__(self) -> HealthWatch:
         self._thread.start()
         return self
 

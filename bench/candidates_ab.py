@@ -116,8 +116,8 @@ def main(argv: list[str] | None = None) -> int:
             svc = store(Path(tmp), bodies, args.drained)
             try:
                 for row in compare(svc, args.jobs):
-                    lines.append(f"| {name} | {row['search']} | {row['facts']} | {row['ms']:.2f} | {row['cpu_ms']:.2f} | "
-                                 f"{row['same_top5']} | {row['same_decision']} |")
+                    lines.append(f"| {name} | {row['search']} | {row['facts']} | {row['ms']:.2f} | "
+                                 f"{row['cpu_ms']:.2f} | {row['same_top5']} | {row['same_decision']} |")
                     print(lines[-1], flush=True)
             finally:
                 svc.close()

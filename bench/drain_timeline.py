@@ -178,7 +178,7 @@ class StackCpu:
             if self._stop.wait(self.SAMPLE_S):
                 return
 
-    def __enter__(self) -> "StackCpu":
+    def __enter__(self) -> StackCpu:
         self._thread.start()
         return self
 

@@ -2,13 +2,14 @@
 
     .venv/bin/python -m bench.entity_precision_bench [--sample a|b] [--conversation] [--show]
 
-Each turn of a labelled sample (signet_eval/entity_sample.py, or `--sample b`: entity_sample_b.py) goes through what the linker does at remember time
-(graph/linker.py: the speaker label, then every sentence's names), through the service's remember
-on a real store, and the entity types it writes. Precision: the names found that a person would name; recall: the labelled
-names found (the linker names a speaker only in a turn that talks about them, so speakers count
-against recall in the others); speakers typed person: of the speakers it wrote as entities; and the
-type each other labelled name found was given: its label, another, or none (left to the pipeline). Run it
-under another source tree (PYTHONPATH) for a before/after.
+Each turn of a labelled sample (signet_eval/entity_sample.py, or `--sample b`: entity_sample_b.py)
+goes through what the linker does at remember time (graph/linker.py: the speaker label, then every
+sentence's names), through the service's remember on a real store, and the entity types it writes.
+Precision: the names found that a person would name; recall: the labelled names found (the linker
+names a speaker only in a turn that talks about them, so speakers count against recall in the
+others); speakers typed person: of the speakers it wrote as entities; and the type each other
+labelled name found was given: its label, another, or none (left to the pipeline). Run it under
+another source tree (PYTHONPATH) for a before/after.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from signet_pipeline.store import graph as graph_store
 from signet_pipeline.text.entities import canonical_name, split_label
 from signet_pipeline.write.remember import remember
 
-
 UNTYPED = {"extracted", "unknown"}
 
 
@@ -35,9 +35,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", action="store_true", help="print every wrong and missed name")
     parser.add_argument("--sample", choices=["a", "b"], default="a",
-                        help="a: signet_eval/entity_sample.py; b: entity_sample_b.py, written apart from a and the rules")
+                        help="a: signet_eval/entity_sample.py; b: entity_sample_b.py, "
+                             "written apart from a and the rules")
     parser.add_argument("--conversation", action="store_true",
-                        help="the sample's turns in order as one agent (a name met before is known), not one agent a turn")
+                        help="the sample's turns in order as one agent (a name met before is known), "
+                             "not one agent a turn")
     args = parser.parse_args()
     SAMPLE = (entity_sample if args.sample == "a" else entity_sample_b).SAMPLE
     found_total = correct = gold_total = 0
@@ -80,7 +82,8 @@ def main() -> None:
                      ", ".join(f"{k} {v}" for k, v in speaker_types.most_common())]]))
     print("\nTypes the linker gave the names it found (speakers aside), by the label a person gave them:")
     print(markdown(["label", "found", "typed so", "typed otherwise", "left untyped"],
-                   [[label, sum(c.values()), c["right"], ", ".join(f"{k[3:]} {v}" for k, v in c.items() if k.startswith("as ")),
+                   [[label, sum(c.values()), c["right"],
+                     ", ".join(f"{k[3:]} {v}" for k, v in c.items() if k.startswith("as ")),
                      c["untyped"]] for label, c in sorted(typed.items())]))
     if args.show:
         print("\nnot entities:", ", ".join(f"{n} ({c})" for n, c in wrong.most_common()))

@@ -19,7 +19,6 @@ import apsw
 import numpy as np
 
 from signet_pipeline.store.embeddings import decode
-
 from signet_pipeline.text.fts_query import build_match
 
 FTS_SQL = ("SELECT rowid, bm25(memories_fts) FROM memories_fts WHERE memories_fts MATCH ? "

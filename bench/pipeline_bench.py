@@ -282,8 +282,9 @@ def table(results: dict) -> str:
         if i:
             lines.append(f"| idle: remember -> job completed | p50 {i['remember_to_completed']['p50'] / 1000:.1f} s | "
                          f"p95 {i['remember_to_completed']['p95'] / 1000:.1f} s, n={i['n']} |")
-            lines.append(f"| idle: remember -> derived fact recalled | p50 {i['remember_to_recalled']['p50'] / 1000:.1f}"
-                         f" s | p95 {i['remember_to_recalled']['p95'] / 1000:.1f} s, recalled {i['recalled']}/{i['n']} |")
+            lines.append(f"| idle: remember -> derived fact recalled | "
+                         f"p50 {i['remember_to_recalled']['p50'] / 1000:.1f} s | "
+                         f"p95 {i['remember_to_recalled']['p95'] / 1000:.1f} s, recalled {i['recalled']}/{i['n']} |")
     for c, r in results.get("llm", {}).items():
         lines.append(f"| fake LLM {results['args']['llm_latency_ms']} ms, concurrency {c}, in process | "
                      f"{r['jobs_per_s']} extract jobs/s | LLM-bound {r['llm_bound_jobs_per_s']} "

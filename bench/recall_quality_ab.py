@@ -10,7 +10,8 @@ With --embedding e5 the stores are embedded by that provider (stores of their ow
 The figures to report still come from `signet eval locomo` (REST, and
 `--pipeline` for a drained store); this is for deciding what is worth that run.
 
-    .venv/bin/python -m bench.recall_quality_ab bench/.data/locomo-seed7.json --mode pool100='{"search": {"candidatePool": 100}}'
+    .venv/bin/python -m bench.recall_quality_ab bench/.data/locomo-seed7.json \\
+        --mode pool100='{"search": {"candidatePool": 100}}'
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ ROOT = Path(__file__).parent / ".data" / "quality-ws"
 ASK = RecallOptions(track_access=False, temporal=SEARCH.temporal)  # every mode reads the same rows
 
 
-def ensure_store(file: Path, samples: list[Sample], embedding: str | None = None) -> tuple[Path, list[dict[str, list[str]]]]:
+def ensure_store(file: Path, samples: list[Sample],
+                 embedding: str | None = None) -> tuple[Path, list[dict[str, list[str]]]]:
     """The set's workspace (remembered on first use) and, per sample, memory id -> its dia_ids.
     `embedding`: a store of its own embedded by that provider (its agent.yaml says so, for `signet up` too)."""
     ws = ROOT / (file.stem + (f"-{embedding}" if embedding else ""))

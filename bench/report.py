@@ -73,7 +73,8 @@ def code_version() -> str:
 
 
 def machine_lines(info: dict) -> list[str]:
-    lines = [f"code: {info['code']}",f"machine: nproc={info['nproc']}  {info['cpu']}  RAM {info['ram_gb']} GB  {info['platform']}",
+    lines = [f"code: {info['code']}",
+             f"machine: nproc={info['nproc']}  {info['cpu']}  RAM {info['ram_gb']} GB  {info['platform']}",
              f"python {info['python']}  sqlite {info['sqlite']} (apsw {info['apsw']})  sqlite-vec {info['sqlite_vec']}"
              f"  numpy {info['numpy']}  onnxruntime {info['onnxruntime']}"]
     blas = "; ".join(info.get("blas", [])) or "threadpoolctl not available"

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from bench import dataset
 from bench.report import markdown
-from bench.scale_snapshot import build
 from bench.scale_serve import db_split, embed_floor, load, serve, vector_search
+from bench.scale_snapshot import build
 from bench.store import DATA_DIR
 from signet_eval.server import proc_memory
 from signet_pipeline.config import DB_RELATIVE_PATH
@@ -102,7 +102,8 @@ def _import(snapshot: Path, workspace: Path, *, only: bool = False) -> dict:
     loads.append(Path("/proc/loadavg").read_text().split()[0])
     floors.append(floor())
     loads.append(Path("/proc/loadavg").read_text().split()[0])
-    out["db_mb"] = round(sum(p.stat().st_size for p in (workspace / DB_RELATIVE_PATH).parent.glob("memories.db*")) / 1e6)
+    out["db_mb"] = round(sum(p.stat().st_size
+                             for p in (workspace / DB_RELATIVE_PATH).parent.glob("memories.db*")) / 1e6)
     rows = manifest.total_rows
     wall, cpu = (sum(f[i] for f in floors) / len(floors) for i in (0, 1))
     out.update(rows=rows, floor_s=[round(f[0], 1) for f in floors], floor_cpu_s=[round(f[1], 1) for f in floors],

@@ -39,7 +39,8 @@ def transcript(pairs: int) -> str:
             f"on cluster {i % 7}. Can you check step {i}?")}}))
         lines.append(json.dumps({"type": "assistant", "message": {"role": "assistant", "content": [
             {"type": "text", "text": f"We decided to pin chart {i % 13} to version 4.{i % 9}. Checking the logs now."},
-            {"type": "tool_use", "id": f"t{i}", "name": "Bash", "input": {"command": "kubectl logs deploy/billing"}}]}}))
+            {"type": "tool_use", "id": f"t{i}", "name": "Bash",
+             "input": {"command": "kubectl logs deploy/billing"}}]}}))
         lines.append(json.dumps({"type": "user", "message": {"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": f"t{i}", "content": "log line\n" * 100}]}}))
     return "\n".join(lines)
@@ -66,7 +67,8 @@ def run(pairs: int) -> list:
 
             def job() -> None:
                 with svc.db.write() as conn:  # the same job again (its first run completed it)
-                    conn.execute("UPDATE memory_jobs SET status = 'pending', attempts = 0 WHERE session_key = 'bench-1'")
+                    conn.execute("UPDATE memory_jobs SET status = 'pending', attempts = 0 "
+                                 "WHERE session_key = 'bench-1'")
                 reports.extend(run_session_jobs(svc, queue, llm, 1).reports)
 
             job_ms = _median_ms(job)

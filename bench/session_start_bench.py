@@ -24,7 +24,7 @@ import shutil
 import statistics
 import tempfile
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
@@ -84,7 +84,7 @@ def in_process(workspace: Path, sessions: int) -> dict:
             files = [*identity.injected_files(svc, req.agent_id),
                      (*hooks.working_memory(svc, req), identity.WORKING_MEMORY_CHARS)]
             out["compose"].append(_ms(lambda: inject.compose(
-                svc.settings.hooks.session_start_budget_chars, now=datetime.now(timezone.utc), files=files,
+                svc.settings.hooks.session_start_budget_chars, now=datetime.now(UTC), files=files,
                 memories=memories, constraints=constraints)))
             out["session_start"].append(_ms(lambda: sizes.append(len(hooks.session_start(svc, req).inject))))
             context = request(i, "ctx", True)

@@ -32,7 +32,7 @@ def ratio(ours: float, floor: float) -> float:
 class Timer:
     """`with Timer() as t: ...` then `t.ms`."""
 
-    def __enter__(self) -> "Timer":
+    def __enter__(self) -> Timer:
         self._start = time.perf_counter()
         return self
 

@@ -155,11 +155,11 @@ def main() -> None:
     for r in rows:
         rem, rec, quiet = r["remember"], r["recall"], r["recall_unloaded"]
         table.append([f"signet {r['mode']}", r["agents"], rem["p50"], rem["p95"], rec["p50"], rec["p95"],
-                      round(rec["p50"] / rem["p50"], 2), quiet["p50"], quiet["p95"], round(rec["p50"] / quiet["p50"], 2),
-                      r["errors"], r["missed_own_write"], r["lost"]])
+                      round(rec["p50"] / rem["p50"], 2), quiet["p50"], quiet["p95"],
+                      round(rec["p50"] / quiet["p50"], 2), r["errors"], r["missed_own_write"], r["lost"]])
     log("")
-    log(markdown(["path", "agents", "remember p50", "p95", "recall p50", "p95", "recall/remember p50", "unloaded recall p50",
-                  "p95", "loaded/unloaded p50", "errors", "own write missed", "lost"], table))
+    log(markdown(["path", "agents", "remember p50", "p95", "recall p50", "p95", "recall/remember p50",
+                  "unloaded recall p50", "p95", "loaded/unloaded p50", "errors", "own write missed", "lost"], table))
     for miss in MISSES[:5]:
         log(f"own write missed: {miss}")
 

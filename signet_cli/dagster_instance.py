@@ -29,8 +29,16 @@ from pathlib import Path
 
 import yaml
 
-from signet_cli.dagster_config import (DagsterStorageError, check_reachable, dagster_env, instance_file, masked,
-                                       postgres_url_of, render, scrub)
+from signet_cli.dagster_config import (
+    DagsterStorageError,
+    check_reachable,
+    dagster_env,
+    instance_file,
+    masked,
+    postgres_url_of,
+    render,
+    scrub,
+)
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import ConfigError
 from signet_pipeline.ops.pipeline_health import stop_marker

@@ -45,7 +45,8 @@ class HostGuard:
         else:
             body = json.dumps({"error": {"code": "host_not_allowed", "message": reason}}).encode()
             await send({"type": "http.response.start", "status": 403,
-                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                        "headers": [(b"content-type", b"application/json"),
+                                    (b"content-length", str(len(body)).encode())]})
             await send({"type": "http.response.body", "body": body})
 
     def refusal(self, scope: Scope) -> str | None:

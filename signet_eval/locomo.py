@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from signet_pipeline.timeutil import to_iso
@@ -54,7 +54,7 @@ def parse_session_time(text: str) -> datetime:
     cleaned = re.sub(r"\s+", " ", text.strip().replace(",", ", ")).replace(" ,", ",")
     for fmt in ("%I:%M %p on %d %B, %Y", "%I:%M %p on %d %b, %Y", "%I:%M %p on %B %d, %Y"):
         try:
-            return datetime.strptime(cleaned, fmt).replace(tzinfo=timezone.utc)
+            return datetime.strptime(cleaned, fmt).replace(tzinfo=UTC)
         except ValueError:
             continue
     raise ValueError(f"unrecognised session date {text!r}")

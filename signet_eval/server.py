@@ -88,7 +88,7 @@ class ApiServer:
         except httpx.HTTPError:
             return False
 
-    def __enter__(self) -> "ApiServer":
+    def __enter__(self) -> ApiServer:
         self.start()
         return self
 

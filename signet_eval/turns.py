@@ -30,7 +30,7 @@ import math
 import statistics
 import string
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from random import Random
 
@@ -65,7 +65,7 @@ class Life:
     instrument: str
 
     @classmethod
-    def draw(cls, rng: Random, name: str, people: list[str]) -> "Life":
+    def draw(cls, rng: Random, name: str, people: list[str]) -> Life:
         others = rng.sample(people, 7)
         pettype, pet = rng.choice(pools.PETS)
         hobby, venue = rng.choice(pools.HOBBIES)
@@ -218,7 +218,7 @@ def turns(count: int, seed: int, conversations: int = 10) -> list[Turn]:
         raise ValueError(f"at most {len(pools.SPEAKERS) // 2} conversations")
     rng = Random(seed)
     names = rng.sample(pools.SPEAKERS, conversations * 2)
-    base = datetime(2023, 3, 1, 18, tzinfo=timezone.utc)
+    base = datetime(2023, 3, 1, 18, tzinfo=UTC)
     out: list[Turn] = []
     for k in range(conversations):
         share = count // conversations + (k < count % conversations)

@@ -28,7 +28,8 @@ from signet_pipeline.store import analytics as analytics_store
 from signet_pipeline.store import documents as doc_store
 from signet_pipeline.store.db import Database
 from signet_pipeline.telemetry import sink as telemetry
-from signet_pipeline.telemetry.events import LlmCall, PipelineError, code as _code
+from signet_pipeline.telemetry.events import LlmCall, PipelineError
+from signet_pipeline.telemetry.events import code as _code
 from signet_pipeline.timeutil import now_iso
 
 log = logging.getLogger("signet.analytics")
@@ -239,7 +240,8 @@ class Analytics:
         return UsageReport(since=self.started_at, endpoints=endpoints, actors=actors,
                            providers=provider_usage(db),
                            connectors={r["id"]: {"documents": r["documents"], "ingested": r["ingested"],
-                                                 "failing": r["failing"]} for r in doc_store.connector_usage(db.reader())})
+                                                 "failing": r["failing"]}
+                                       for r in doc_store.connector_usage(db.reader())})
 
     def latency(self, db: Database) -> LatencyReport:
         with self._lock:

@@ -118,7 +118,7 @@ class RememberRequest(_Request):
     _tags = field_validator("tags", mode="before")(_tags_value)
 
     @model_validator(mode="after")
-    def _provenance(self) -> "RememberRequest":
+    def _provenance(self) -> RememberRequest:
         if self.valid_from and self.valid_until and self.valid_until <= self.valid_from:
             raise ValueError("validUntil must be after validFrom")
         # Importers may pass snake_case provenance inside `metadata` (spec, remember).
@@ -143,7 +143,7 @@ class TimeRange(BaseModel):
     mode: Literal["auto", "timeline", "filter"] = "auto"
 
     @model_validator(mode="after")
-    def _ordered(self) -> "TimeRange":
+    def _ordered(self) -> TimeRange:
         if self.start and self.end and self.end <= self.start:
             raise ValueError("time.end must be after time.start")
         return self

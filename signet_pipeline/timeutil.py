@@ -2,18 +2,18 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 
 def to_iso(dt: datetime) -> str:
     if dt.tzinfo is None:
-        dt = dt.replace(tzinfo=timezone.utc)
-    dt = dt.astimezone(timezone.utc)
+        dt = dt.replace(tzinfo=UTC)
+    dt = dt.astimezone(UTC)
     return f"{dt.year:04d}" + dt.strftime("-%m-%dT%H:%M:%S.") + f"{dt.microsecond // 1000:03d}Z"
 
 
 def now_iso() -> str:
-    return to_iso(datetime.now(timezone.utc))
+    return to_iso(datetime.now(UTC))
 
 
 MIN_YEAR, MAX_YEAR = 1000, 9999  # four-digit years keep stored timestamps sortable as text
@@ -26,7 +26,7 @@ def parse_iso(value: str) -> datetime:
         text = text[:-1] + "+00:00"
     dt = datetime.fromisoformat(text)
     try:
-        dt = dt.astimezone(timezone.utc) if dt.tzinfo else dt.replace(tzinfo=timezone.utc)
+        dt = dt.astimezone(UTC) if dt.tzinfo else dt.replace(tzinfo=UTC)
     except OverflowError:
         raise ValueError(f"{value!r} is out of range") from None
     if not MIN_YEAR <= dt.year <= MAX_YEAR:

@@ -20,10 +20,26 @@ if TYPE_CHECKING:
 
     from signet_sdk.client import AsyncClient, Client
     from signet_sdk.connection import daemon_headers, daemon_url
-    from signet_sdk.errors import (AuthError, ConnectionFailed, InvalidRequest, NotFound, RateLimited, ServerError,
-                                   SignetError)
-    from signet_sdk.models import (Document, ForgetResult, HistoryEvent, Memory, MemoryPage, RecallHit, RecallResult,
-                                   RememberResult, Status)
+    from signet_sdk.errors import (
+        AuthError,
+        ConnectionFailed,
+        InvalidRequest,
+        NotFound,
+        RateLimited,
+        ServerError,
+        SignetError,
+    )
+    from signet_sdk.models import (
+        Document,
+        ForgetResult,
+        HistoryEvent,
+        Memory,
+        MemoryPage,
+        RecallHit,
+        RecallResult,
+        RememberResult,
+        Status,
+    )
 
 # Name -> the module that defines it, loaded on first use: `signet hook` runs on every prompt and
 # reads only `connection`, without paying for httpx and pydantic.

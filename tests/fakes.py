@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Callable
 
 Handler = Callable[[str, dict], tuple[int, object]]  # (path, json body) -> (status, json, raw str or EventStream)
 
@@ -50,7 +50,7 @@ class FakeServer:
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 
-    def __enter__(self) -> "FakeServer":
+    def __enter__(self) -> FakeServer:
         self._thread.start()
         return self
 
@@ -149,8 +149,11 @@ def responses_message(text: str) -> EventStream:
              "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": 15}
     events = [
         {"type": "response.created", "response": {"id": "resp_01", "status": "in_progress", "output": []}},
-        {"type": "response.output_item.added", "output_index": 0, "item": {**item, "status": "in_progress", "content": []}},
-        {"type": "response.output_text.delta", "item_id": "msg_01", "output_index": 0, "content_index": 0, "delta": text},
+        {"type": "response.output_item.added", "output_index": 0,
+         "item": {**item, "status": "in_progress", "content": []}},
+        {"type": "response.output_text.delta", "item_id": "msg_01", "output_index": 0, "content_index": 0,
+         "delta": text},
         {"type": "response.output_item.done", "output_index": 0, "item": item},
-        {"type": "response.completed", "response": {"id": "resp_01", "status": "completed", "output": [], "usage": usage}}]
+        {"type": "response.completed",
+         "response": {"id": "resp_01", "status": "completed", "output": [], "usage": usage}}]
     return EventStream((event["type"], event) for event in events)

@@ -20,8 +20,8 @@ from signet_pipeline.service import MemoryService
 from signet_pipeline.snapshots.export import export_snapshot
 from signet_pipeline.snapshots.restore import import_snapshot
 from signet_pipeline.stages.repair import check_fts
-from signet_pipeline.store.fulltext import agent_terms
 from signet_pipeline.store.db import Database
+from signet_pipeline.store.fulltext import agent_terms
 from signet_pipeline.store.fulltext.functions import stem_words, text_stemmer
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.store.migrate import migrate

@@ -101,5 +101,6 @@ def test_an_agents_memory_count_holds_only_what_the_caller_may_read(make_service
                         headers=token("agent", "a1"))
         counts = {who: client.get("/api/agents/a1", headers=headers).json()["memory_count"]
                   for who, headers in (("a1", token("agent", "a1")), ("a2", token("agent", "a2")),
-                                       ("readonly", token("readonly", "viewer")), ("operator", token("operator", "op")))}
+                                       ("readonly", token("readonly", "viewer")),
+                                       ("operator", token("operator", "op")))}
     assert counts == {"a1": 3, "a2": 1, "readonly": 1, "operator": 3}

@@ -8,7 +8,8 @@ def test_health_has_the_wire_contract_shape(client):
     for key in ("uptime", "pid", "version", "port", "agentsDir", "db", "shuttingDown", "pipeline", "resources"):
         assert key in health
     assert health["db"] is True and health["shuttingDown"] is False
-    assert set(health["pipeline"]) >= {"extractionRunning", "extractionStalled", "extractionPending", "extractionBackoffMs"}
+    assert set(health["pipeline"]) >= {"extractionRunning", "extractionStalled", "extractionPending",
+                                       "extractionBackoffMs"}
     assert health["pipeline"]["extractionPending"] == 1
     assert health["pipeline"]["status"] == "absent"  # `signet serve` alone on a store no pipeline ever drained
 
@@ -20,14 +21,16 @@ def test_status_has_the_fields_signet_status_reads(client, svc):
         assert key in status
     assert status["memoryDb"] == str(svc.settings.db_path) and status["networkMode"] == "local"
     assert set(status["pipeline"]["extraction"]) >= {"running", "overloaded"}
-    assert set(status["providerResolution"]["extraction"]) >= {"configured", "effective", "status", "degraded", "reason"}
+    assert set(status["providerResolution"]["extraction"]) >= {"configured", "effective", "status", "degraded",
+                                                               "reason"}
     assert status["embedding"] == {"provider": "onnx", "model": "all-MiniLM-L6-v2", "available": True}
 
 
 def test_embeddings_status(client):
     remember(client, "one vector")
     body = client.get("/api/embeddings/status").json()
-    assert (body["provider"], body["model"], body["available"], body["dimensions"]) == ("onnx", "all-MiniLM-L6-v2", True, 384)
+    assert (body["provider"], body["model"], body["available"], body["dimensions"]) == ("onnx", "all-MiniLM-L6-v2",
+                                                                                        True, 384)
     assert body["checkedAt"].endswith("Z") and body["index"]["vectors"] == 1
 
 

@@ -5,9 +5,9 @@ from datetime import datetime
 
 import pytest
 
+from signet_pipeline.models import RememberRequest
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.text.attribution import third_person, with_dates
-from signet_pipeline.models import RememberRequest
 from signet_pipeline.text.entities import names, opening_name
 
 MONDAY = datetime(2023, 5, 8, 13, 56)

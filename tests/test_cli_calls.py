@@ -18,7 +18,7 @@ REPAIR = {"action": "string", "success": "boolean", "affected": "number", "messa
 AGENT = {"id": "string", "name": "string", "read_policy": "string"}
 
 
-def test_agents_are_listed_created_and_read_with_their_policy(agents_client):
+def test_agents_are_listed_created_and_read_with_their_policy(agents_client):  # noqa: F811 (the fixture)
     client, svc, _ = agents_client
     listed = client.get("/api/agents").json()["agents"]
     for agent in listed:
@@ -49,7 +49,7 @@ def test_agents_are_listed_created_and_read_with_their_policy(agents_client):
     assert client.post("/api/agents", json={"name": "bad name!"}).status_code == 422
 
 
-def test_removing_an_agent_archives_its_memories_and_purge_deletes_them(agents_client):
+def test_removing_an_agent_archives_its_memories_and_purge_deletes_them(agents_client):  # noqa: F811
     client, svc, _ = agents_client
     client.post("/api/agents", json={"name": "erin"}).raise_for_status()
     kept = remember(client, "Erin's notes on the payment gateway", agentId="erin")

@@ -50,7 +50,8 @@ def test_eight_threads_of_500_remembers_lose_nothing(svc):
         ids = []
         with httpx.Client(base_url=server.url, timeout=60) as http:
             for i in range(PER_THREAD):
-                r = http.post("/api/memory/remember", json={"content": f"writer {thread_no} note {i}: item-{thread_no}-{i}"})
+                r = http.post("/api/memory/remember",
+                              json={"content": f"writer {thread_no} note {i}: item-{thread_no}-{i}"})
                 if r.status_code != 200:
                     failures.append(f"{r.status_code} {r.text[:200]}")
                     continue
@@ -69,7 +70,8 @@ def test_eight_threads_of_500_remembers_lose_nothing(svc):
         conn = svc.db.reader()
         assert scalar(conn, "SELECT count(*) FROM memories") == THREADS * PER_THREAD
         assert scalar(conn, "SELECT count(*) FROM embeddings") == THREADS * PER_THREAD
-        assert scalar(conn, "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'writer'") == THREADS * PER_THREAD
+        assert scalar(conn, "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH 'writer'") \
+            == THREADS * PER_THREAD
         assert scalar(conn, "SELECT count(*) FROM memory_jobs WHERE job_type = 'extract'") == THREADS * PER_THREAD
         # and every one of them is findable through the API
         with httpx.Client(base_url=server.url) as http:

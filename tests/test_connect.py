@@ -100,7 +100,8 @@ def test_the_reference_clis_hooks_are_replaced_not_doubled(home):
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir()
     settings.write_text(json.dumps({"hooks": {"SessionStart": [{"hooks": [
-        {"type": "command", "command": 'signet hook session-start -H claude-code --project "$(pwd)"', "timeout": 3000}]}]}}))
+        {"type": "command", "command": 'signet hook session-start -H claude-code --project "$(pwd)"',
+         "timeout": 3000}]}]}}))
     assert signet("connect", "claude-code") == 0
     groups = json.loads(settings.read_text())["hooks"]["SessionStart"]
     assert len(groups) == 1 and groups[0]["hooks"][0]["timeout"] == 11
@@ -137,7 +138,8 @@ def test_dry_run_prints_the_diff_and_writes_nothing(home, capsys):
     assert signet("connect", "codex", "--dry-run") == 0
     out = capsys.readouterr().out
     assert "+[mcp_servers.signet]" in out and "hook session-start -H codex" in out and "dry run: 2 file(s)" in out
-    assert (home / ".codex" / "config.toml").read_text() == THEIR_CONFIG and not (home / ".codex" / "hooks.json").exists()
+    assert (home / ".codex" / "config.toml").read_text() == THEIR_CONFIG
+    assert not (home / ".codex" / "hooks.json").exists()
 
 
 def test_codex_connect_keeps_their_config_as_written_and_trusts_only_our_hooks(home):
@@ -203,7 +205,8 @@ def test_codex_trust_hash_is_codexs_canonical_form():
     """sha256 over sorted-key compact JSON of the normalized identity (what Codex 0.171 trusts:
     tests/test_harness_clis.py runs it on hooks trusted this way)."""
     grp = {"hooks": [{"type": "command", "command": "echo hi", "timeout": 7}]}
-    canonical = '{"event_name":"user_prompt_submit","hooks":[{"async":false,"command":"echo hi","timeout":7,"type":"command"}]}'
+    canonical = ('{"event_name":"user_prompt_submit",'
+                 '"hooks":[{"async":false,"command":"echo hi","timeout":7,"type":"command"}]}')
     assert codex.trusted_hash("UserPromptSubmit", grp, grp["hooks"][0]) == \
         "sha256:" + hashlib.sha256(canonical.encode()).hexdigest()
     assert codex.label("PostToolUse") == "post_tool_use"

@@ -85,7 +85,8 @@ def test_a_fact_another_memory_already_states_names_that_memory(make_service):
     existing = remember(svc, RememberRequest(content="The backup job runs at 02:00 every night"))
     source = remember(svc, RememberRequest(content="Ops notes: the backup job runs at 02:00 every night, logs rotate"))
     add = Proposal(fact=ExtractedFact(content="The backup job runs at 02:00 every night", type="fact", confidence=0.9),
-                   decision=Decision(action="add", confidence=0.8, reason="no candidate states or contradicts this fact"))
+                   decision=Decision(action="add", confidence=0.8,
+                                     reason="no candidate states or contradicts this fact"))
     report = apply_proposals(svc, mem_store.get(svc.db.reader(), source.id), [add], model="rules-v1", fact_count=1,
                              entity_count=0)
     assert report.deduped == 1

@@ -7,7 +7,7 @@ without beta warnings."""
 import shutil
 import subprocess
 import sys
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
 import dagster as dg
@@ -145,7 +145,7 @@ def test_partitions_start_where_the_stores_data_starts(instance):
 
 
 def test_the_stores_data_days_are_its_oldest_memory_and_its_creation(make_service, workspace, monkeypatch):
-    today = datetime.now(timezone.utc).date().isoformat()
+    today = datetime.now(UTC).date().isoformat()
     monkeypatch.setenv("SIGNET_WORKSPACE", str(workspace))
     assert store.data_days() == (today, today)  # no store yet
     svc = make_service()

@@ -20,7 +20,8 @@ LONE_NODE = f"""(() => {{
   const gap = (n) => Math.min(...nodes.filter((m) => m !== n).map((m) => Math.hypot(
     m.renderedPosition().x - n.renderedPosition().x, m.renderedPosition().y - n.renderedPosition().y)));
   const n = nodes.max(gap).ele, at = n.renderedPosition();
-  return {{ id: n.id(), label: n.data('label') || '', content: n.data('content') || '', x: box.left + at.x, y: box.top + at.y }};
+  return {{ id: n.id(), label: n.data('label') || '', content: n.data('content') || '',
+           x: box.left + at.x, y: box.top + at.y }};
 }})()"""
 TIP = "document.getElementById('tip')"
 
@@ -51,7 +52,8 @@ def test_the_entity_graph_has_a_legend_tooltips_zoom_a_type_filter_and_opens_an_
         tab.js("history.back()")
         tab.wait_for(f"document.body.dataset.ready === 'graph' && {CY}.nodes().length > 0")
         types = tab.js("[...document.querySelectorAll('[data-test=graph-legend] input')].map((i) => i.dataset.type)")
-        assert types and len(types) == len(set(types)) == tab.js(f"new Set({CY}.nodes().map((n) => n.data('type'))).size")
+        assert types and len(types) == len(set(types)) == tab.js(
+            f"new Set({CY}.nodes().map((n) => n.data('type'))).size")
         hidden = types[0]
         box = tab.js(f"(() => {{ const r = document.querySelector('[data-type=\"{hidden}\"]').getBoundingClientRect();"
                      " return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; })()")

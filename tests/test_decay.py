@@ -1,4 +1,4 @@
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from signet_pipeline.recall.reads import decayed_importance
 from signet_pipeline.store.db import scalar
@@ -8,7 +8,7 @@ from tests.conftest import remember
 
 
 def test_decay_formula_and_pinned_memories():
-    now = datetime(2026, 3, 1, tzinfo=timezone.utc)
+    now = datetime(2026, 3, 1, tzinfo=UTC)
     row = {"pinned": 0, "importance": 0.8, "last_accessed": None, "updated_at": to_iso(now - timedelta(days=10))}
     assert abs(decayed_importance(row, 0.95, now) - 0.8 * 0.95 ** 10) < 1e-9
     row["last_accessed"] = to_iso(now - timedelta(days=1))  # a recall resets the timer
@@ -18,10 +18,10 @@ def test_decay_formula_and_pinned_memories():
 
 def test_sql_and_python_decay_agree(client, svc):
     memory_id = remember(client, "decaying memory", importance=0.6)["id"]
-    when = datetime.now(timezone.utc) + timedelta(days=12)
+    when = datetime.now(UTC) + timedelta(days=12)
     with svc.db.write() as conn:
         conn.execute("UPDATE memories SET last_accessed = ? WHERE id = ?",
-                     (to_iso(datetime.now(timezone.utc) - timedelta(days=3)), memory_id))
+                     (to_iso(datetime.now(UTC) - timedelta(days=3)), memory_id))
     conn = svc.db.reader()
     in_sql = scalar(conn, f"SELECT {DECAYED_IMPORTANCE_SQL} FROM memories m WHERE id = :id",
                     {"id": memory_id, "decay_rate": 0.9, "now": to_iso(when)})

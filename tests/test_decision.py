@@ -46,7 +46,8 @@ def test_hallucinated_ids_missing_fields_and_garbage_are_rejected():
         decision, warning = parse_decision(json.dumps(reply), ids)
         assert decision is None and needle in warning
     assert parse_decision("I think you should add it.", ids) == (None, "decision reply is not a JSON object")
-    decision, _ = parse_decision('<think>x</think>{"action": "NONE", "targetId": "a", "confidence": 3, "reason": "dup"}', ids)
+    decision, _ = parse_decision('<think>x</think>{"action": "NONE", "targetId": "a", "confidence": 3, '
+                                 '"reason": "dup"}', ids)
     assert (decision.action, decision.target_id, decision.confidence) == ("none", None, 1.0)
 
 

@@ -43,7 +43,8 @@ def test_every_setting_appears_with_its_current_default():
     expected = {leaf.key: leaf.default for leaf in settings_table.leaves()}
     missing = sorted(expected.keys() - documented.keys())
     stale = sorted(documented.keys() - expected.keys())
-    wrong = {k: f"page {documented[k]!r}, code {v!r}" for k, v in expected.items() if k in documented and documented[k] != v}
+    wrong = {k: f"page {documented[k]!r}, code {v!r}" for k, v in expected.items()
+             if k in documented and documented[k] != v}
     fix = "run `.venv/bin/python scripts/settings_table.py --write` and describe new rows"
     assert not missing and not stale and not wrong, f"missing {missing}, stale {stale}, wrong defaults {wrong}: {fix}"
     assert block == settings_table.render(texts), f"the settings block is not what the generator renders: {fix}"

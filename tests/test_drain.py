@@ -1,7 +1,7 @@
 """Drain runs: the loop's stop rules, the worker's heartbeat and death, and work that commits with
 its job's completion or not at all."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from signet_pipeline.models import RememberRequest
 from signet_pipeline.ops.backlog import backlog
@@ -195,7 +195,7 @@ def test_backlog_reports_depth_rate_and_eta_per_job_type(svc):
 def test_the_drain_rate_is_per_second_of_drain_work_not_of_the_window(client, svc):
     """400 jobs queued while no pipeline ran; two minutes later a drain did 200 in 8 s (25 jobs/s).
     Dividing by the ten-minute window said 0.3 jobs/s and ten minutes to go."""
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
 
     def at(seconds: float) -> str:
         return to_iso(now + timedelta(seconds=seconds))

@@ -8,7 +8,6 @@ from concurrent.futures import ThreadPoolExecutor
 
 import apsw
 import pytest
-
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app

@@ -8,7 +8,8 @@ from signet_eval.locomo import load, parse_evidence, parse_session_time
 def test_parses_the_locomo_format():
     [sample] = load("tests/data/locomo_tiny.json")
     assert len(sample.turns) == 10 and sample.turns[0].dia_id == "D1:1"
-    assert sample.turns[2].content == "Maria: Great, he already sleeps on my sofa. [shares a photo: a puppy asleep on a grey couch]"
+    assert sample.turns[2].content == ("Maria: Great, he already sleeps on my sofa. "
+                                       "[shares a photo: a puppy asleep on a grey couch]")
     assert sample.turns[5].at.isoformat() == "2023-06-27T10:37:00+00:00"
     assert sample.turns[6].at > sample.turns[5].at  # turns keep their order inside a session
     bakery = sample.questions[2]

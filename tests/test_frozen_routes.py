@@ -174,7 +174,8 @@ def calls(ids: dict[str, str]) -> dict[tuple[str, str], list[tuple[str, str, dic
         ("DELETE", "/api/agents/{name}"): [(REFUSE, "/api/agents/default", {"params": {"purge": "true"}})],
         ("GET", "/api/agents/{name}"): [(QUIET, "/api/agents/default", {})],
         ("POST", "/api/hooks/synthesis"): [(QUIET, "/api/hooks/synthesis", {"json": {}})],
-        ("POST", "/api/sessions/{session_key}/bypass"): [(REFUSE, "/api/sessions/s1/bypass", {"json": {"enabled": True}})],
+        ("POST", "/api/sessions/{session_key}/bypass"): [
+            (REFUSE, "/api/sessions/s1/bypass", {"json": {"enabled": True}})],
         ("POST", "/api/sessions/search"): [(QUIET, "/api/sessions/search", {"json": {"query": "Berlin deploys"}})],
         ("POST", "/api/hooks/synthesis/complete"): [(REFUSE, "/api/hooks/synthesis/complete",
                                                      {"json": {"content": "# Memory\n- Alice deploys on Fridays"}})],

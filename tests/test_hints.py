@@ -13,10 +13,10 @@ from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.recall import keywords
-from signet_pipeline.service import doc_freq
 from signet_pipeline.recall.keywords import hints_match, keyword_query
 from signet_pipeline.recall.legs import keyword_leg
 from signet_pipeline.recall.search import recall
+from signet_pipeline.service import doc_freq
 from signet_pipeline.stages.hints import run_hint_jobs
 from signet_pipeline.store import hints as hints_store
 from signet_pipeline.store import jobs as job_store
@@ -246,7 +246,8 @@ def test_the_hints_index_counts_each_memory_once(make_service):
     memories = [remember(svc, RememberRequest(content=f"Bo: lunch plan number {i}.")) for i in range(4)]
     with svc.db.write() as conn:
         for i, memory in enumerate(memories):
-            hints = [f"What did Bo say about lunch {i}?", f"When is lunch {i}?", f"Where is lunch {i}?", "When is lunch 0?"]
+            hints = [f"What did Bo say about lunch {i}?", f"When is lunch {i}?", f"Where is lunch {i}?",
+                     "When is lunch 0?"]
             hints_store.replace(conn, memory_id=memory.id, content_hash=mem_store.get(conn, memory.id)["content_hash"],
                                 hints=hints, model="m", now="t")
     scores = [r[0] for r in svc.db.reader().execute(

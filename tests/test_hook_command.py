@@ -30,7 +30,8 @@ MEMORY = "The spare key hangs behind the garage door"
 CLAUDE_TRANSCRIPT = [
     {"type": "queue-operation", "operation": "enqueue", "content": "where is the spare key?"},
     {"type": "attachment", "attachment": {"type": "hook_additional_context", "content": ["[signet memory]"]}},
-    {"type": "user", "isMeta": True, "message": {"role": "user", "content": "<local-command-caveat>x</local-command-caveat>"}},
+    {"type": "user", "isMeta": True,
+     "message": {"role": "user", "content": "<local-command-caveat>x</local-command-caveat>"}},
     {"type": "user", "message": {"role": "user", "content": "where is the spare key? it is for the pomegranate shed"}},
     {"type": "assistant", "message": {"role": "assistant", "content": [
         {"type": "thinking", "thinking": "hidden"}, {"type": "text", "text": "Behind the garage door."},
@@ -101,7 +102,8 @@ def test_compaction_complete_keeps_the_summary_from_the_payload_or_the_transcrip
     assert codex.returncode == 0, codex.stderr
     summaries = {r[0]: r[1] for r in svc.db.reader().execute(
         "SELECT source_id, content FROM memories WHERE type = 'session_summary'")}
-    assert summaries == {"k5": "We chose SQLite for the job queue.", "k6": "Codex's summary: the queue moved to SQLite."}
+    assert summaries == {"k5": "We chose SQLite for the job queue.",
+                         "k6": "Codex's summary: the queue moved to SQLite."}
     none, _ = hook(api.url, "compaction-complete", "codex", {"session_id": "k7"})
     assert none.returncode == 0 and b"no compaction summary" in none.stderr
 
@@ -244,7 +246,8 @@ def test_session_start_fits_what_the_harness_shows_whole(api, client, svc):
 
 def test_fit_cuts_after_a_whole_line():
     text = "line one\nline two\nline three"
-    assert fit(text, 100) == text and fit(text, 20) == "line one\nline two" and fit("é" * 10, 7, count_bytes=True) == "ééé"
+    assert fit(text, 100) == text and fit(text, 20) == "line one\nline two"
+    assert fit("é" * 10, 7, count_bytes=True) == "ééé"
 
 
 def test_a_transcript_over_the_read_limit_is_read_from_its_end(tmp_path, monkeypatch):

@@ -8,7 +8,8 @@ from pathlib import Path
 
 def imported_roots(setup: str, forbidden: tuple[str, ...]) -> list[str]:
     """Run `setup` in a fresh interpreter; return the forbidden top-level packages it loaded."""
-    code = f"import sys\n{setup}\nprint(','.join(sorted({{m.split('.')[0] for m in sys.modules}} & {set(forbidden)!r})))"
+    loaded = f"{{m.split('.')[0] for m in sys.modules}} & {set(forbidden)!r}"
+    code = f"import sys\n{setup}\nprint(','.join(sorted({loaded})))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
     return [name for name in result.stdout.strip().split(",") if name]

@@ -60,7 +60,8 @@ def test_openai_compatible_generate_with_key(monkeypatch):
 @pytest.mark.parametrize(
     ("reply", "needle"),
     [
-        ((500, {"error": "model 'qwen3:4b' not found, try pulling it first"}), "HTTP 500: {\"error\": \"model 'qwen3:4b'"),
+        ((500, {"error": "model 'qwen3:4b' not found, try pulling it first"}),
+         "HTTP 500: {\"error\": \"model 'qwen3:4b'"),
         ((200, "<html>not json</html>"), "JSONDecodeError"),
         ((200, {"done": True}), "KeyError"),
         ((200, {"error": "out of memory"}), "out of memory"),

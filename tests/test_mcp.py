@@ -137,10 +137,12 @@ def test_memory_tools_round_trip(client, svc):
 
 def test_protocol_errors(client):
     assert rpc(client, "resources/list")["error"]["code"] == -32601
-    malformed = client.post("/mcp", content=b'{"jsonrpc": "2.0", "id": 1,', headers={"content-type": "application/json"})
+    malformed = client.post("/mcp", content=b'{"jsonrpc": "2.0", "id": 1,',
+                            headers={"content-type": "application/json"})
     assert malformed.status_code == 400 and malformed.json()["error"]["code"] == -32700
     not_rpc = client.post("/mcp", json={"id": 3, "method": "ping"})
-    assert not_rpc.status_code == 400 and not_rpc.json() == {"jsonrpc": "2.0", "id": 3, "error": not_rpc.json()["error"]}
+    assert not_rpc.status_code == 400
+    assert not_rpc.json() == {"jsonrpc": "2.0", "id": 3, "error": not_rpc.json()["error"]}
     assert not_rpc.json()["error"]["code"] == -32600
     assert rpc(client, "ping", id=True, expect=400)["error"]["code"] == -32600  # a boolean is no id
     unknown = rpc(client, "tools/call", {"name": "memory_teleport", "arguments": {}})
@@ -175,12 +177,14 @@ def test_notifications_batches_and_the_http_rules(client, svc):
     assert client.post("/mcp", json=[{"jsonrpc": "2.0", "method": "notifications/x"}]).status_code == 202
     get = client.get("/mcp")
     assert get.status_code == 405 and "POST" in get.headers["allow"]
-    text = client.post("/mcp", content=b'{"jsonrpc":"2.0","id":1,"method":"ping"}', headers={"content-type": "text/plain"})
+    text = client.post("/mcp", content=b'{"jsonrpc":"2.0","id":1,"method":"ping"}',
+                       headers={"content-type": "text/plain"})
     assert text.status_code == 415  # a web page's no-preflight POST never reaches the tools
     evil = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers={"origin": "https://evil.example"})
     assert evil.status_code == 403 and evil.json()["error"]["code"] == "origin_not_allowed"
     assert rpc(client, "ping", headers={"origin": "http://localhost:5173"})["result"] == {}
-    old = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers={"mcp-protocol-version": "1.0"})
+    old = client.post("/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
+                      headers={"mcp-protocol-version": "1.0"})
     assert old.status_code == 400 and old.json()["error"]["code"] == "unsupported_protocol_version"
 
 
@@ -245,7 +249,8 @@ def test_feedback_endpoint(client, svc):
                         headers={"x-signet-session-key": "sess-9", "x-signet-actor": "claude"})
     assert saved.status_code == 200 and saved.json()["success"] is True
     row = feedback_store.for_memory(svc.db.reader(), shared["id"])[0]
-    assert (row["session_id"], row["actor"], row["agent_id"], row["correction_text"]) == ("sess-9", "claude", "default", None)
+    assert (row["session_id"], row["actor"], row["agent_id"], row["correction_text"]) == ("sess-9", "claude",
+                                                                                          "default", None)
     for memory_id, agent in (("no-such-id", "default"), (private["id"], "bob")):
         missing = client.post("/api/memory/feedback", json={"memory_id": memory_id, "feedback_type": "negative"},
                               headers={"x-signet-agent-id": agent})

@@ -55,7 +55,8 @@ def test_an_edited_applied_migration_is_refused(db):
 
 def test_a_migration_that_does_not_create_what_it_declares_rolls_back(db):
     migrations.migrate(db)
-    broken = migrations.Migration(999, "broken", "CREATE TABLE IF NOT EXISTS ok_table(x); SELECT 1 -- CREATE TABLE IF NOT EXISTS ghost(x)")
+    broken = migrations.Migration(999, "broken", "CREATE TABLE IF NOT EXISTS ok_table(x); "
+                                                 "SELECT 1 -- CREATE TABLE IF NOT EXISTS ghost(x)")
     with pytest.raises(MigrationError, match="ghost"):
         migrations.migrate(db, [broken])
     assert ("table", "ok_table") not in objects(db)

@@ -2,7 +2,7 @@
 checks, backfill, end to end."""
 
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import dagster as dg
 import pytest
@@ -195,7 +195,8 @@ def test_remember_over_http_then_sensor_run_then_recall_shows_the_derived_fact(c
                       "index_health": True, "mutation_health": True}
     hits = api_recall(client, "where do we deploy signet")["results"]
     fact = next(h for h in hits if h["source_memory_id"] == source["id"])
-    assert fact["content"] == "Our team decided to deploy Signet on Fly.io in Frankfurt." and fact["who"] == "pipeline-v2"
+    assert fact["content"] == "Our team decided to deploy Signet on Fly.io in Frankfurt."
+    assert fact["who"] == "pipeline-v2"
     assert client.get(f"/api/memory/{source['id']}").json()["extraction_status"] == "completed"
 
 
@@ -221,7 +222,7 @@ def test_checks_fail_on_broken_provenance_and_dead_jobs(svc, resources, instance
 
 def test_reextraction_backfill_partition_is_idempotent(svc, resources, instance):
     # Today: partitions start at the oldest memory of the workspace the code location loaded with.
-    today = datetime.now(timezone.utc)
+    today = datetime.now(UTC)
     source = remember(svc, RememberRequest(content=FACTS, createdAt=today.isoformat()))
     remember(svc, RememberRequest(content="A memory from another day entirely",
                                   createdAt=(today - timedelta(days=1)).isoformat()))

@@ -4,7 +4,7 @@ that gives its leases back without spending an attempt."""
 
 import threading
 import time
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import dagster as dg
 import pytest
@@ -37,7 +37,7 @@ def extract_jobs(svc) -> list[dict]:
 
 
 def beat_at(svc, seconds_ago: float) -> None:
-    when = to_iso(datetime.now(timezone.utc) - timedelta(seconds=seconds_ago))
+    when = to_iso(datetime.now(UTC) - timedelta(seconds=seconds_ago))
     with svc.db.write() as conn:
         job_store.record_heartbeat(conn, component="memory_jobs_sensor", pid=1, host="h", now=when)
 

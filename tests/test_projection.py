@@ -7,7 +7,7 @@ import os
 import subprocess
 import sys
 import uuid
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import dagster as dg
 import numpy as np
@@ -263,7 +263,7 @@ def test_other_dimensions_are_refused(client, value):
 
 def test_a_request_no_run_claimed_is_renewed(svc):
     model = svc.settings.embedding.model
-    t0 = datetime(2030, 1, 1, tzinfo=timezone.utc)
+    t0 = datetime(2030, 1, 1, tzinfo=UTC)
     projection_view.projection(svc.db, model, 2, "default", now=t0)
     projection_view.projection(svc.db, model, 2, "default", now=t0 + timedelta(minutes=5))
     assert proj_store.pending_requests(svc.db.reader()) == {2: "2030-01-01T00:00:00.000Z"}
@@ -279,7 +279,8 @@ def test_sensor_skips_without_a_store_and_while_a_run_is_in_flight(make_service,
     assert "no projection requested" in tick(signet, instance).skip_reason.skip_message
     projection_view.projection(svc.db, svc.settings.embedding.model, 3, "default")
     assert len(tick(signet, instance).run_requests) == 1
-    instance.add_run(dg.DagsterRun(job_name=projection_job.name, run_id=str(uuid.uuid4()), status=dg.DagsterRunStatus.STARTED))
+    instance.add_run(dg.DagsterRun(job_name=projection_job.name, run_id=str(uuid.uuid4()),
+                                   status=dg.DagsterRunStatus.STARTED))
     assert "in flight" in tick(signet, instance).skip_reason.skip_message
 
 

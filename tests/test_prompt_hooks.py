@@ -44,7 +44,8 @@ def test_compaction_round_trip_keeps_the_summary(client):
     memory = client.get(f"/api/memory/{done['memoryId']}").json()
     assert (memory["type"], memory["who"], memory["project"]) == ("session_summary", "claude-code", "signet")
     empty = hook(client, "compaction-complete", harness="claude-code", summary="  ")
-    assert empty.status_code == 400 and empty.json()["code"] == "missing_summary" and empty.json()["error"] == "summary is required"
+    assert empty.status_code == 400 and empty.json()["code"] == "missing_summary"
+    assert empty.json()["error"] == "summary is required"
 
 
 def test_harness_remember_and_recall(client):
@@ -62,8 +63,10 @@ def test_what_did_not_fit_the_budget_stays_available(make_service):
 
     svc = make_service(hooks={"promptBudgetChars": 110})  # room for the header and one of the two
     with TestClient(create_app(service=svc)) as client:
-        a = remember(client, "The staging cluster runs Kubernetes 1.29 on three nodes in the Frankfurt data centre now")["id"]
-        b = remember(client, "The staging cluster Kubernetes upgrade to 1.30 is planned for May after the freeze ends")["id"]
+        a = remember(client, "The staging cluster runs Kubernetes 1.29 on three nodes in the Frankfurt "
+                             "data centre now")["id"]
+        b = remember(client, "The staging cluster Kubernetes upgrade to 1.30 is planned for May after the "
+                             "freeze ends")["id"]
         body = {"harness": "claude-code", "sessionKey": "b1", "userMessage": "staging cluster kubernetes version"}
         first = hook(client, "user-prompt-submit", **body).json()["memories"]
         second = hook(client, "user-prompt-submit", **body).json()["memories"]

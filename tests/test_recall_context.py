@@ -115,7 +115,8 @@ def test_a_memory_loses_no_score_for_the_facts_derived_from_it(make_service):
     asked = "What kind of dog did Ana adopt?"
     before = scores(svc, asked)[source]
     facts = [remember(svc, RememberRequest(content=text, agentId="pair", createdAt="2024-03-02T08:00:00Z")).id
-             for text in ("Ana adopted a beagle.", "Ana's beagle is named Pepper.", "Ana adopted Pepper from a shelter.")]
+             for text in ("Ana adopted a beagle.", "Ana's beagle is named Pepper.",
+                          "Ana adopted Pepper from a shelter.")]
     with svc.db.write() as conn:  # as the pipeline derives them
         for fact in facts:
             conn.execute("UPDATE memories SET source_memory_id = ?, type = 'fact', who = 'pipeline-v2' WHERE id = ?",

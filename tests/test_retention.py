@@ -2,7 +2,7 @@
 graph hook, and the Dagster asset."""
 
 import json
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import dagster as dg
 
@@ -18,7 +18,7 @@ from signet_pipeline.text.transcripts import scrub
 from signet_pipeline.timeutil import to_iso
 from signet_pipeline.write.remember import remember
 
-NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
+NOW = datetime(2026, 6, 1, tzinfo=UTC)
 
 
 def days_ago(days: float) -> str:

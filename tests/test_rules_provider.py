@@ -27,7 +27,8 @@ def test_sentence_level_facts_typed_by_keyword_patterns():
 
 
 def test_hedged_and_pronoun_led_sentences_fall_below_the_write_floor():
-    facts = extract(RULES, "Maybe we should try Redis for caching. It runs on port 6379. The API listens on 3850.").facts
+    facts = extract(RULES, "Maybe we should try Redis for caching. It runs on port 6379. "
+                           "The API listens on 3850.").facts
     confidence = {f.content: f.confidence for f in facts}
     assert confidence["Maybe we should try Redis for caching."] < 0.7
     assert confidence["It runs on port 6379."] < 0.7

@@ -21,7 +21,7 @@ from signet_pipeline.store.queue import JOB_TYPES, JobQueue
 from signet_pipeline.timeutil import now_iso
 from tests.conftest import settle
 
-S, N, B, O, A, NULL = str, float, bool, dict, list, type(None)
+S, N, B, OBJ, A, NULL = str, float, bool, dict, list, type(None)
 
 # `who` is a string in the SDK's type; a memory nobody authored (a document chunk) has none here.
 RECALL_RESULT = {"id": S, "content": S, "content_length": N, "truncated": B, "score": N, "source": S, "type": S,
@@ -34,9 +34,9 @@ JOB = {"id": (N, S), "memory_id": (S, NULL), "document_id": (S, NULL), "job_type
 SESSION = {"key": S, "runtimePath": S, "claimedAt": S, "bypassed": B}
 COUNTS = {"pending": N, "leased": N, "completed": N, "failed": N, "dead": N}
 SEARCH_ITEM = {"id": S, "created_at": S, "route": S, "agent_id": S, "session_key": (S, NULL), "project": (S, NULL),
-               "query": S, "keyword_query": (S, NULL), "filters": O, "method": S, "result_count": N,
-               "top_score": (N, NULL), "no_hits": B, "duration_ms": N, "timings": O, "timings.totalMs": N,
-               "timings.stages": A, "results": A, "sources": (O, NULL),
+               "query": S, "keyword_query": (S, NULL), "filters": OBJ, "method": S, "result_count": N,
+               "top_score": (N, NULL), "no_hits": B, "duration_ms": N, "timings": OBJ, "timings.totalMs": N,
+               "timings.stages": A, "results": A, "sources": (OBJ, NULL),
                **{f"results[].{k}": v for k, v in {**RECALL_RESULT, "rank": N}.items()}}
 
 
@@ -47,7 +47,7 @@ def prefixed(prefix: str, fields: dict) -> dict:
 # SDK call -> (method, path, request kwargs, required fields). Paths name the seed's ids in braces.
 CALLS = {
     "recall": ("POST", "/api/memory/recall", {"json": {"query": "Berlin deploys"}},
-               {"results": A, "query": S, "method": S, "meta": O, "meta.totalReturned": N,
+               {"results": A, "query": S, "method": S, "meta": OBJ, "meta.totalReturned": N,
                 "meta.hasSupplementary": B, "meta.noHits": B, **prefixed("results[].", RECALL_RESULT)}),
     "getDocument": ("GET", "/api/documents/{document}", {}, DOCUMENT),
     "listDocuments": ("GET", "/api/documents", {}, {"documents": A, "total": N, "limit": N, "offset": N,
@@ -59,12 +59,13 @@ CALLS = {
     "getJob (completed)": ("GET", "/api/memory/jobs/{completed_job}", {},
                            {**JOB, "attempts": N, "completed_at": S}),
     "status": ("GET", "/api/status", {}, {"status": S, "version": S, "pid": N, "uptime": N, "startedAt": S,
-                                          "port": N, "host": S, "agentsDir": S, "pipelineV2": O, "embedding": O,
+                                          "port": N, "host": S, "agentsDir": S, "pipelineV2": OBJ, "embedding": OBJ,
                                           "embedding.provider": S, "embedding.model": S}),
     "getPipelineStatus": ("GET", "/api/pipeline/status", {},
-                          {"workers": O, "workers.*.running": B, "queues": O, **prefixed("queues.memory.", COUNTS),
-                           **prefixed("queues.summary.", COUNTS), "diagnostics": O, "latency": O, "errorSummary": O,
-                           "mode": S, "feedback": O, "traversal.enabled": B, "traversal.lastRun": (S, NULL)}),
+                          {"workers": OBJ, "workers.*.running": B, "queues": OBJ, **prefixed("queues.memory.", COUNTS),
+                           **prefixed("queues.summary.", COUNTS), "diagnostics": OBJ, "latency": OBJ,
+                           "errorSummary": OBJ, "mode": S, "feedback": OBJ, "traversal.enabled": B,
+                           "traversal.lastRun": (S, NULL)}),
     "getMemorySearchTelemetry": ("GET", "/api/telemetry/memory-search", {},
                                  {"items": A, "count": N, **prefixed("items[].", SEARCH_ITEM)}),
     "listSessions": ("GET", "/api/sessions", {}, {"sessions": A, "count": N, **prefixed("sessions[].", SESSION)}),
@@ -72,7 +73,7 @@ CALLS = {
     "setSessionBypass": ("POST", "/api/sessions/{session}/bypass", {"json": {"enabled": False}},
                          {"key": S, "bypassed": B}),
     "exportTimeline": ("GET", "/api/timeline/{memory}/export", {},
-                       {"meta": O, "meta.version": S, "meta.exportedAt": S, "meta.entityId": S, "timeline": O,
+                       {"meta": OBJ, "meta.version": S, "meta.exportedAt": S, "meta.entityId": S, "timeline": OBJ,
                         "timeline.events": A}),
     "deleteDocument": ("DELETE", "/api/documents/{doomed}", {"params": {"reason": "wire test"}},
                        {"id": S, "status": S, "memoriesRemoved": N}),

@@ -1,7 +1,7 @@
 """Session hooks and aspect feedback: session-start injects and records, searches of the session
 confirm injected memories, session-end moves aspect weights once."""
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -121,7 +121,7 @@ def test_weights_clamp_and_stale_aspects_decay_every_n_sessions(client, svc, pla
     assert (first.aspects_updated, first.decay_ran) == (1, False)
     assert aspect_weight(svc, "nicholai", "preferences") == pytest.approx(0.8)  # 0.5 + 0.4 clamped to 0.8
 
-    later = to_iso(datetime.now(timezone.utc) + timedelta(days=8))
+    later = to_iso(datetime.now(UTC) + timedelta(days=8))
     second = apply_session_feedback(svc.db, session_key="none", agent_id="default", cfg=cfg, now=later)
     assert second.decay_ran and second.decayed_aspects >= 2
     assert aspect_weight(svc, "nicholai", "preferences") == pytest.approx(0.7)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -100,7 +100,7 @@ def realistic_store(seed: int = 7, per_project: int = 100, standing: int = 50,
     """Memories of three projects and of the user, varied in type, importance, tags and age (more
     recent ones than old ones, over 180 days). Deterministic for a seed."""
     rng = random.Random(seed)
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
 
     def made(days: float) -> str:
         return to_iso(now - timedelta(days=days, minutes=rng.randint(0, 600)))
@@ -252,7 +252,7 @@ def test_a_new_session_of_a_project_gets_the_guide_identity_and_its_memories(sto
     assert {m["content"] for m in pinned} == {PROJECTS["Harbor"]["pinned"], PROJECTS["Atlas"]["pinned"],
                                               "Ana wants every answer to name the file it changes"}
     assert listed[:len(pinned)] == pinned and all("(pinned, " in line for line in lines[:len(pinned)])
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     scores = [found[m["id"]]["importance"] * 0.95 ** ((now - parse_iso(found[m["id"]]["created_at"])).total_seconds()
                                                       / 86_400) for m in listed[len(pinned):]]
     assert scores == sorted(scores, reverse=True)

@@ -170,7 +170,8 @@ def _openai(statements: list[str] | None, status: int = 200):
             return status, {"error": {"message": "overloaded"}}
         reply = json.dumps({"statements": statements})
         return 200, {"id": "c1", "object": "chat.completion", "model": body["model"],
-                     "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": reply}}],
+                     "choices": [{"index": 0, "finish_reason": "stop",
+                                  "message": {"role": "assistant", "content": reply}}],
                      "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
     return handler
 
@@ -225,7 +226,8 @@ def test_wrapper_removal_stays_linear_on_unclosed_tags():
                         for _ in range(300))
     parsed = turns(hostile)  # a lazy-regex strip took ~13 s on this; the linear one well under 1 s
     assert len(parsed) == 300 and parsed[0].text.endswith("[...]")
-    assert turns(json.dumps([{"role": "user", "content": "a<system-reminder>b</system-reminder>c<system-reminder>d"}])) \
+    assert turns(json.dumps([{"role": "user",
+                              "content": "a<system-reminder>b</system-reminder>c<system-reminder>d"}])) \
         == [Turn("User", "ac<system-reminder>d")]
 
 
@@ -239,7 +241,8 @@ def test_a_grown_transcript_is_summarized_from_where_the_last_summary_stopped(cl
     (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     assert client.delete(f"/api/memory/{report.memory_ids[0]}", params={"reason": "wrong"}).status_code == 200
     # The session resumes and ends again: only the new turn is read; the forgotten summary stays gone.
-    _end(client, "s-8", _turns("Ana keeps the signing keys in the hardware vault.", "The release train leaves on Fridays."))
+    _end(client, "s-8", _turns("Ana keeps the signing keys in the hardware vault.",
+                               "The release train leaves on Fridays."))
     (again,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     assert again.turns == 1 and len(again.memory_ids) == 1
     assert client.get(f"/api/memory/{again.memory_ids[0]}").json()["content"] == "The release train leaves on Fridays."

@@ -10,8 +10,8 @@ from fastapi.testclient import TestClient
 from signet_api.app import create_app
 from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
 from signet_pipeline.sessions import registry
-from signet_pipeline.store import migrate as migrations
 from signet_pipeline.store import db as db_module
+from signet_pipeline.store import migrate as migrations
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.db import Database
 

@@ -24,7 +24,8 @@ def test_features_and_config_endpoints(make_service, workspace, monkeypatch):
     from signet_api.app import create_app
 
     workspace.mkdir(parents=True, exist_ok=True)
-    (workspace / "agent.yaml").write_text("search:\n  alpha: 0.5\nmemory:\n  pipelineV2:\n    hints:\n      enabled: false\n")
+    (workspace / "agent.yaml").write_text(
+        "search:\n  alpha: 0.5\nmemory:\n  pipelineV2:\n    hints:\n      enabled: false\n")
     monkeypatch.setenv("SIGNET_EMBEDDING__BASE_URL", "http://127.0.0.1:11434")
     svc = make_service()
     with TestClient(create_app(service=svc)) as client:

@@ -25,7 +25,8 @@ TEXT = "Priya Sharma decided to use Rust for Zephyr. Priya Sharma prefers quiet 
     ({"items": [{"i": 0, "aspect": "Decisions", "kind": "constraint"}], "entityType": "person"},
      {0: ("decisions", "constraint")}, "person", 0),
     (json.dumps([{"i": 0, "aspect": "stack", "kind": "attribute"}]), {0: ("stack", "attribute")}, None, 0),
-    ({"items": [{"i": 7, "aspect": "x"}, {"i": 0, "aspect": ""}, {"i": 1, "aspect": "a", "kind": "rule"}]}, {}, None, 3),
+    ({"items": [{"i": 7, "aspect": "x"}, {"i": 0, "aspect": ""}, {"i": 1, "aspect": "a", "kind": "rule"}]},
+     {}, None, 3),
     ({"items": [], "entityType": "planet"}, {}, None, 1),
     ("not json at all", {}, None, 1),
 ])

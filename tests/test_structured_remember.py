@@ -28,7 +28,8 @@ def test_structured_knowledge_is_written_as_given_and_skips_extraction(client, s
                                    "superseded": 0, "skipped": 0, "hints": 1}
     types = dict(q(svc, "SELECT canonical_name, entity_type FROM entities"))
     assert types["signet"] == "project" and types["hetzner"] == "system"
-    assert q(svc, "SELECT group_key, claim_key, status FROM entity_attributes") == [("hosting", "daemon_host", "active")]
+    assert q(svc, "SELECT group_key, claim_key, status FROM entity_attributes") == [("hosting", "daemon_host",
+                                                                                     "active")]
     assert q(svc, "SELECT hint, model FROM memory_hints") == [("Where does the Signet daemon run?", "structured")]
     jobs = job_store.counts_by_type(svc.db.reader())
     assert EXTRACT not in jobs and PROSPECTIVE_INDEX not in jobs  # the caller did that work
@@ -69,7 +70,8 @@ def test_bad_structured_payloads_are_client_errors(client):
     for structured in ({"entities": [{"source": "A"}]}, {"aspects": [{"entityName": "X", "aspect": "a",
                                                                       "attributes": [{"content": ""}]}]},
                        {"hints": ["q?"] * 21}, {"entities": "nope"}):
-        response = client.post("/api/memory/remember", json={"content": "Structured input check", "structured": structured})
+        response = client.post("/api/memory/remember",
+                               json={"content": "Structured input check", "structured": structured})
         assert response.status_code == 422 and response.json()["error"]["code"] == "invalid_request", structured
 
 

@@ -25,7 +25,8 @@ ROOT = Path(__file__).parent.parent
 def old_workspace(tmp_path, monkeypatch):
     workspace = tmp_path / "ws"
     (workspace / "memory").mkdir(parents=True)
-    with gzip.open(DATA / "workspace-0.1.0-memories.db.gz") as src, open(workspace / "memory" / "memories.db", "wb") as dst:
+    with (gzip.open(DATA / "workspace-0.1.0-memories.db.gz") as src,
+          open(workspace / "memory" / "memories.db", "wb") as dst):
         shutil.copyfileobj(src, dst)
     monkeypatch.setenv("SIGNET_WORKSPACE", str(workspace))
     return workspace

@@ -45,7 +45,8 @@ def is_ours(handler: Any) -> bool:
 def group(wiring: Wiring, event: str, harness: str) -> dict[str, Any]:
     """Our matcher group for one harness event: `signet hook EVENT -H HARNESS`."""
     url = wiring.url
-    command = f"{shlex.quote(str(wiring.signet))} hook {event} -H {harness}" + (f" --url {shlex.quote(url)}" if url else "")
+    command = (f"{shlex.quote(str(wiring.signet))} hook {event} -H {harness}"
+               + (f" --url {shlex.quote(url)}" if url else ""))
     return {"hooks": [{"type": "command", "command": command,
                        "timeout": math.ceil(EVENTS[event].budget_s) + GRACE_S}]}
 

@@ -45,11 +45,12 @@ from __future__ import annotations
 
 import random
 
+from signet_eval.locomo import parse_sample
+
 from . import adversarial, dialogue
 from .profile import make_facts, make_people
 from .questions import Builder
 from .select import build_qa
-from signet_eval.locomo import parse_sample
 
 GENERATOR_VERSION = 1
 

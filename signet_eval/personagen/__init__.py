@@ -20,8 +20,16 @@ from .facts import render, schedule
 from .names import NamePicker
 from .persona import make_pair
 from .quality import copy_answerable, single_turn_coverage
-from .questions import (ADVERSARIAL, MULTI_HOP, OPEN_DOMAIN, SINGLE_HOP, TEMPORAL, Candidate,
-                        person_candidates, shared_candidates)
+from .questions import (
+    ADVERSARIAL,
+    MULTI_HOP,
+    OPEN_DOMAIN,
+    SINGLE_HOP,
+    TEMPORAL,
+    Candidate,
+    person_candidates,
+    shared_candidates,
+)
 from .story import storyline
 from .timeline import fmt_session, session_times
 

@@ -10,8 +10,6 @@ from .facts import Fact
 from .persona import Person, article
 
 
-
-
 def third(text: str, pro: dict) -> str:
     """'sprained my ankle' -> 'sprained her ankle'."""
     return re.sub(r"\bmy\b", pro["pos"], text)

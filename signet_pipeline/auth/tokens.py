@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from signet_pipeline.errors import Unauthorized, SignetError
+from signet_pipeline.errors import SignetError, Unauthorized
 
 Role = Literal["admin", "operator", "agent", "readonly"]
 SECRET_BYTES = 32

@@ -23,7 +23,8 @@ class FilesystemSettings(BaseModel):
     root_path: str = Field(min_length=1, max_length=4096, validation_alias=AliasChoices("rootPath", "root_path"),
                            serialization_alias="rootPath", json_schema_extra={"pattern": "^/"},
                            description="an absolute directory inside one of connectors.allowedRoots (the operator's "
-                                       "setting; none by default); the workspace, /proc, /dev and /sys are refused (400)")
+                                       "setting; none by default); the workspace, /proc, /dev and /sys are refused "
+                                       "(400)")
     patterns: list[Glob] = Field(["**/*.md", "**/*.txt"], min_length=1, max_length=100)
     ignore_patterns: list[Glob] = Field([".git", "node_modules", ".DS_Store"], max_length=100,
                                        validation_alias=AliasChoices("ignorePatterns", "ignore_patterns"),
@@ -49,7 +50,8 @@ class ConnectorRequest(BaseModel):
         provider={"enum": list(PROVIDERS)}, settings=FilesystemSettings.model_json_schema()))
 
     provider: str = Field(min_length=1, max_length=50)
-    display_name: str = Field(min_length=1, max_length=200, validation_alias=AliasChoices("displayName", "display_name"))
+    display_name: str = Field(min_length=1, max_length=200,
+                              validation_alias=AliasChoices("displayName", "display_name"))
     settings: dict[str, Any] = Field(default_factory=dict)
     # The agent the connector's documents belong to: an operator may name one (else `default`).
     agent_id: str | None = Field(None, min_length=1, max_length=200,

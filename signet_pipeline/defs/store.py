@@ -13,7 +13,7 @@ domains' assets by key (a shared module imports no domain); tests/test_dagster_u
 
 import warnings
 from collections.abc import Callable
-from datetime import date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 import apsw
@@ -64,7 +64,7 @@ TABLES = [MEMORIES, EMBEDDINGS, ENTITY_GRAPH, DOCUMENTS, SESSION_TRANSCRIPTS]
 def data_days() -> tuple[str, str]:
     """(the oldest memory's day, the day the store was created), UTC, read when the code location
     loads; today for what the store cannot tell yet (no store, nothing in it)."""
-    today = datetime.now(timezone.utc).date().isoformat()
+    today = datetime.now(UTC).date().isoformat()
 
     def day(at: str | None) -> str:
         return min(parse_iso(at).date().isoformat(), today) if at else today
@@ -90,10 +90,10 @@ BACKUP_DAYS = dg.DailyPartitionsDefinition(start_date=(date.fromisoformat(STORE_
 
 
 def history_backfill(days: dg.PartitionsDefinition = MEMORY_DAYS, **asset_kwargs: Any) -> Callable:
-    """@dg.asset over `days` (MEMORY_DAYS; a test passes its own) whose backfill of a range of days is one run. BackfillPolicy is a
-    beta parameter with no stable equivalent; its BetaWarning repeated in every process that loads
-    the code location (daemon, webserver, each run) and told the operator nothing, so it is
-    silenced here, for this call alone."""
+    """@dg.asset over `days` (MEMORY_DAYS; a test passes its own) whose backfill of a range of days is
+    one run. BackfillPolicy is a beta parameter with no stable equivalent; its BetaWarning repeated in
+    every process that loads the code location (daemon, webserver, each run) and told the operator
+    nothing, so it is silenced here, for this call alone."""
     with warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Parameter `backfill_policy`", category=dg.BetaWarning)
         return dg.asset(partitions_def=days, backfill_policy=dg.BackfillPolicy.single_run(), **asset_kwargs)

@@ -1,11 +1,11 @@
 """Graph persistence of extracted triples (spec memory-pipeline "Knowledge Graph").
 
 Runs last in the source memory's write transaction, under a savepoint: a failure is logged and
-rolls back the triples alone, never the facts. Entities are resolved by canonical name within the memory's agent (names shorter than 4
-characters rejected, as the spec has it, unless written as a given name the agent already knows as a
-person: a speaker "Jon" of the conversation), both ends get a mention of the source memory, the relation is asserted
-(running-average confidence) and mirrored as a typed dependency edge for traversal. Idempotent:
-re-processing a memory adds nothing.
+rolls back the triples alone, never the facts. Entities are resolved by canonical name within the
+memory's agent (names shorter than 4 characters rejected, as the spec has it, unless written as a
+given name the agent already knows as a person: a speaker "Jon" of the conversation), both ends get
+a mention of the source memory, the relation is asserted (running-average confidence) and mirrored
+as a typed dependency edge for traversal. Idempotent: re-processing a memory adds nothing.
 """
 
 from __future__ import annotations
@@ -145,7 +145,8 @@ def persist_aspects(svc: MemoryService, source: Row, aspects: Sequence[Structure
                 counts["skipped"] += 1
                 continue
             entity_id = graph_store.upsert_entity(conn, agent_id=source["agent_id"], name=item.entity_name,
-                                                  canonical=canonical, now=now, entity_type=item.entity_type or "extracted")
+                                                  canonical=canonical, now=now,
+                                                  entity_type=item.entity_type or "extracted")
             graph_store.add_mention(conn, memory_id=source["id"], entity_id=entity_id, mention_text=item.entity_name,
                                     confidence=1.0, now=now)
             aspect_id = graph_store.upsert_aspect(conn, entity_id=entity_id, name=item.aspect, now=now)

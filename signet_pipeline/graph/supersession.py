@@ -64,7 +64,7 @@ class _Newer:
     temporal: bool
 
     @classmethod
-    def of(cls, text: str) -> "_Newer":
+    def of(cls, text: str) -> _Newer:
         return cls(Statement.of(text), _claim(text), bool(_TEMPORAL.search(text)))
 
 

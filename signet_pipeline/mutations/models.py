@@ -43,7 +43,7 @@ class MemoryPatch(_Body):
     _tags = field_validator("tags", mode="before")(lambda v: _tags_value(v) or [] if v is not None else None)
 
     @model_validator(mode="after")
-    def _something(self) -> "MemoryPatch":
+    def _something(self) -> MemoryPatch:
         if not self.changes():
             raise ValueError("give at least one of content, type, tags, importance, pinned")
         return self
@@ -120,7 +120,7 @@ class ForgetRequest(_Body):
     _tags = field_validator("tags", mode="before")(lambda v: _tags_value(v))
 
     @model_validator(mode="after")
-    def _targets(self) -> "ForgetRequest":
+    def _targets(self) -> ForgetRequest:
         if not (self.ids or self.query or self.type or self.tags or self.who or self.source_type or self.since
                 or self.until):
             raise ValueError("give ids, a query or a filter (type, tags, who, source_type, since, until)")

@@ -50,7 +50,7 @@ class AgentCreate(BaseModel):
                                      description="required with read_policy group; ignored otherwise")
 
     @model_validator(mode="after")
-    def _group(self) -> "AgentCreate":
+    def _group(self) -> AgentCreate:
         if self.read_policy == "group" and not self.policy_group:
             raise ValueError("policy_group is required when read_policy is group")
         return self

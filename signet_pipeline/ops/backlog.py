@@ -8,7 +8,7 @@ GET /api/pipeline/status and observed on the `memory_jobs` asset in the Dagster 
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from pydantic import BaseModel
 
@@ -69,7 +69,7 @@ def _rate(done: list[Row]) -> float:
 
 
 def backlog(db: Database, now: datetime | None = None) -> Backlog:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     conn = db.reader()
     counts = job_store.counts_by_type(conn)
     due = job_store.due_by_type(conn, to_iso(now))

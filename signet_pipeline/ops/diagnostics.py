@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, Literal
 
 from pydantic import BaseModel, Field
@@ -89,7 +89,8 @@ def queue(db: Database, settings: Settings, now: datetime) -> DomainHealth:
     age_s = (now - parse_iso(s["oldest_pending"])).total_seconds() if s["oldest_pending"] else 0.0
     sc = _Scorer("queue")
     sc.trip(s["depth"] > QUEUE_DEPTH_MAX, 0.2, f"{s['depth']} jobs waiting (> {QUEUE_DEPTH_MAX})")
-    sc.trip(dead_rate > DEAD_RATE_MAX, 0.3, f"dead-job rate {dead_rate:.1%} (> {DEAD_RATE_MAX:.0%}): requeue once fixed")
+    sc.trip(dead_rate > DEAD_RATE_MAX, 0.3,
+            f"dead-job rate {dead_rate:.1%} (> {DEAD_RATE_MAX:.0%}): requeue once fixed")
     sc.trip(age_s > PENDING_AGE_MAX_S, 0.3, f"oldest pending job waited {age_s:.0f} s (> {PENDING_AGE_MAX_S} s)")
     sc.trip(s["stale_leases"] > 0, 0.2, f"{s['stale_leases']} lease(s) older than the lease timeout")
     return sc.result({"depth": s["depth"], "deadJobs": s["dead"], "deadRate": round(dead_rate, 4),
@@ -172,11 +173,11 @@ DOMAINS: dict[str, Callable[[Database, Settings, datetime], DomainHealth]] = {
 def domain_health(db: Database, settings: Settings, name: str, now: datetime | None = None) -> DomainHealth:
     if name not in DOMAINS:
         raise NotFound(f"unknown diagnostics domain {name!r}; one of {', '.join(DOMAINS)}", code="unknown_domain")
-    return DOMAINS[name](db, settings, now or datetime.now(timezone.utc))
+    return DOMAINS[name](db, settings, now or datetime.now(UTC))
 
 
 def report(db: Database, settings: Settings, now: datetime | None = None) -> DiagnosticsReport:
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     domains = {name: fn(db, settings, now) for name, fn in DOMAINS.items()}
     score = round(sum(d.score * d.weight for d in domains.values()), 3)
     return DiagnosticsReport(score=score, status=status_of(score), generatedAt=to_iso(now), domains=domains)

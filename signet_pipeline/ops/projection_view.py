@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 import apsw
@@ -82,7 +82,7 @@ def projection(db: Database, model: str, dims: int, agent_id: str, *, now: datet
         stale = _stale_body(conn, found, state.visible, agent_id, owners, model, vec_dims) \
             if found is not None and vec_dims else None
         pending = proj_store.requested_at(conn, dims)
-    now = now or datetime.now(timezone.utc)
+    now = now or datetime.now(UTC)
     renew_before = to_iso(now - RENEW_AFTER)
     if pending is None or pending < renew_before:  # one short write, only when there is news
         with db.write() as conn:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import resource
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -113,7 +113,7 @@ def status(svc: MemoryService, *, disclose: bool = True, shutting_down: bool = F
         "status": "shutting_down" if shutting_down else "healthy",
         "pid": _private(os.getpid(), disclose),
         "uptime": round(time.time() - svc.started_at, 3),
-        "startedAt": to_iso(datetime.fromtimestamp(svc.started_at, timezone.utc)),
+        "startedAt": to_iso(datetime.fromtimestamp(svc.started_at, UTC)),
         "version": __version__,
         "port": cfg.server.port,
         "host": cfg.server.host,
@@ -131,7 +131,8 @@ def status(svc: MemoryService, *, disclose: bool = True, shutting_down: bool = F
                      "feedback": aspect_feedback.telemetry(svc.db)},
         "providerResolution": {
             "extraction": {
-                "configured": pipe.extraction.provider, "effective": pipe.extraction.provider, "status": "queued-only", "degraded": ext["stalled"],
+                "configured": pipe.extraction.provider, "effective": pipe.extraction.provider,
+                "status": "queued-only", "degraded": ext["stalled"],
                 "reason": "extract jobs are queued in memory_jobs; the Dagster pipeline consumes them",
             }
         },

@@ -58,7 +58,7 @@ class LocalFiles:
     setting: str  # where the operator lists the roots, named in errors
 
     @classmethod
-    def of(cls, allowed: Iterable[str | Path], *, never: Iterable[str | Path] = (), setting: str) -> "LocalFiles":
+    def of(cls, allowed: Iterable[str | Path], *, never: Iterable[str | Path] = (), setting: str) -> LocalFiles:
         return cls(roots=tuple(_real(p) for p in allowed), never=tuple(_real(p) for p in (*SYSTEM_TREES, *never)),
                    setting=setting)
 

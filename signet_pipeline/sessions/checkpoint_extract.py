@@ -22,8 +22,14 @@ from signet_pipeline.models import MAX_PROJECT_CHARS
 from signet_pipeline.request_rules import required_in_schema
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
-from signet_pipeline.sessions.hooks import (HARNESS, SessionEndRequest, _alias, _HookRequest, read_transcript,
-                                            refuse_taken)
+from signet_pipeline.sessions.hooks import (
+    HARNESS,
+    SessionEndRequest,
+    _alias,
+    _HookRequest,
+    read_transcript,
+    refuse_taken,
+)
 from signet_pipeline.sessions.prompt_hooks import NON_BLANK
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import sessions as sessions_store

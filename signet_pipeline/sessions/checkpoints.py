@@ -91,7 +91,8 @@ def checkpoint(svc: MemoryService, *, session_key: str, agent_id: str, trigger: 
         queries = json.loads(state["recent_queries"]) if state else []
         prompts = state["prompt_count"] if state else 0
         remembers = checkpoint_store.recent_remembers(conn, session_key, agent_id)
-        values = {"session_key": session_key, "agent_id": agent_id, "harness": harness or (state["harness"] if state else None),
+        values = {"session_key": session_key, "agent_id": agent_id,
+                  "harness": harness or (state["harness"] if state else None),
                   "project": project, "project_normalized": normalize_project(project), "trigger": trigger,
                   "digest": digest(trigger, project=project, prompts=prompts, queries=queries, remembers=remembers,
                                    context=context),

@@ -41,13 +41,15 @@ class FeedbackRequest(BaseModel):
                                                          "-> relevance from -1 (harmful) to 1 (directly helpful); "
                                                          "0 = unused (nothing recorded)")
     session_id: str | None = Field(None, min_length=1, max_length=200,
-                                   validation_alias=AliasChoices("session_id", "sessionId", "sessionKey", "session_key"),
+                                   validation_alias=AliasChoices("session_id", "sessionId", "sessionKey",
+                                                                 "session_key"),
                                    description="the session the feedback comes from")
-    agent_id: str | None = Field(None, min_length=1, max_length=200, validation_alias=AliasChoices("agent_id", "agentId"),
+    agent_id: str | None = Field(None, min_length=1, max_length=200,
+                                 validation_alias=AliasChoices("agent_id", "agentId"),
                                  description="the agent giving it (a token's agent wins)")
 
     @model_validator(mode="after")
-    def _one_shape(self) -> "FeedbackRequest":
+    def _one_shape(self) -> FeedbackRequest:
         if self.ratings is not None:
             if self.memory_id is not None or self.feedback_type is not None:
                 raise ValueError("give either ratings or memory_id with feedback_type, not both")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import logging
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +33,9 @@ from signet_pipeline.request_rules import NOT_BLANK, STRICT, required_in_schema
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints, identity, synthesis
 from signet_pipeline.sessions import inject as inject_text
+from signet_pipeline.sessions.aspect_feedback import apply_session_feedback
 from signet_pipeline.sessions.inject import Candidate, rank
 from signet_pipeline.sessions.synthesis import SUMMARY_TYPE
-from signet_pipeline.sessions.aspect_feedback import apply_session_feedback
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store import jobs as job_store
 from signet_pipeline.store import memories as mem_store
@@ -193,7 +193,7 @@ def _pool(svc: MemoryService, req: SessionStartRequest, given: set[str],
     memories = [c for c in candidates if c.source != "constraint" and (c.pinned or c.type != SUMMARY_TYPE)]
     constraints = sorted((c for c in candidates if c.source == "constraint"), key=lambda c: -c.importance)
     _label(conn, constraints, walk.focal)
-    return rank(memories, datetime.now(timezone.utc), svc.settings.memory.decay_rate), constraints
+    return rank(memories, datetime.now(UTC), svc.settings.memory.decay_rate), constraints
 
 
 def _label(conn, constraints: list[Candidate], focal: list[str]) -> None:

@@ -32,7 +32,8 @@ def _parse(text: str) -> dict[str, Any]:
         except yaml.YAMLError:
             data = None
         if isinstance(data, dict):
-            fields.update({str(k).lower(): v for k, v in data.items() if isinstance(v, str | int | float | bool | list)})
+            fields.update({str(k).lower(): v for k, v in data.items()
+                           if isinstance(v, str | int | float | bool | list)})
         text = text[front.end():]
     heading, paragraph, done = None, [], False
     for line in text.splitlines():

@@ -17,7 +17,7 @@ the budget.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 from signet_pipeline.timeutil import parse_iso
 
@@ -95,7 +95,7 @@ def _when(iso: str) -> datetime:
     try:
         return parse_iso(iso)
     except ValueError:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC)
 
 
 def day(iso: str) -> str:

@@ -14,7 +14,7 @@ its facts and its transcript never appear; a transcript only ever goes back to i
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 import apsw
@@ -44,7 +44,7 @@ RANGES = {"last_week": 7, "last_month": 30}
 def _since(value: Any) -> str | None:
     """timeRange: last_week, last_month or an ISO timestamp -> the earliest creation time."""
     if isinstance(value, str) and value in RANGES:
-        return to_iso(datetime.now(timezone.utc) - timedelta(days=RANGES[value]))
+        return to_iso(datetime.now(UTC) - timedelta(days=RANGES[value]))
     return iso_or_none(value)
 
 

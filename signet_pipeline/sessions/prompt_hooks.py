@@ -15,8 +15,15 @@ from signet_pipeline.recall.session_context import Ledger, start_new_epoch
 from signet_pipeline.request_rules import NOT_BLANK, integer, required_in_schema
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
-from signet_pipeline.sessions.hooks import (HARNESS, SUMMARY_TYPE, InjectedMemory, _alias, _HookRequest, compose,
-                                            context_recall)
+from signet_pipeline.sessions.hooks import (
+    HARNESS,
+    SUMMARY_TYPE,
+    InjectedMemory,
+    _alias,
+    _HookRequest,
+    compose,
+    context_recall,
+)
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import Actor, remember
@@ -53,7 +60,8 @@ class PromptSubmitRequest(_HookRequest):
     project: str | None = Field(None, max_length=MAX_PROJECT_CHARS)
     user_message: str | None = Field(None, max_length=100_000,
                                      validation_alias=AliasChoices("userMessage", "user_message"))
-    user_prompt: str | None = Field(None, max_length=100_000, validation_alias=AliasChoices("userPrompt", "user_prompt"))
+    user_prompt: str | None = Field(None, max_length=100_000,
+                                    validation_alias=AliasChoices("userPrompt", "user_prompt"))
     last_assistant_message: str | None = _alias("lastAssistantMessage", "last_assistant_message")
     transcript_path: str | None = _alias("transcriptPath", "transcript_path")
     transcript: str | None = None
@@ -131,7 +139,8 @@ def pre_compaction(svc: MemoryService, req: PreCompactionRequest, *, record: boo
     if req.session_key and record:  # the context is about to be cut: keep where the session stands
         checkpoints.checkpoint(svc, session_key=req.session_key, agent_id=req.agent_id, trigger="pre_compaction",
                                harness=harness, context=req.session_context)
-    text = SUMMARY_PROMPT.format(messages=req.message_count if req.message_count is not None else "an unknown number of")
+    text = SUMMARY_PROMPT.format(
+        messages=req.message_count if req.message_count is not None else "an unknown number of")
     return PreCompactionResult(summaryPrompt=text, guidelines=text)
 
 

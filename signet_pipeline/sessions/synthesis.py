@@ -12,7 +12,7 @@ file is `$SIGNET_WORKSPACE/MEMORY.md`; an isolated agent (read policy `isolated`
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -75,7 +75,7 @@ def agents_with_files(svc: MemoryService) -> list[str]:
 
 def select(svc: MemoryService, agent_id: str, limit: int = 60) -> list[SynthesisMemory]:
     """Pinned first, then important, recent and session summaries; each memory once."""
-    cutoff = to_iso(datetime.now(timezone.utc) - timedelta(days=RECENT_DAYS))
+    cutoff = to_iso(datetime.now(UTC) - timedelta(days=RECENT_DAYS))
     conn = svc.db.reader()
     groups = [MemoryFilter(agent_id=agent_id, pinned=True), MemoryFilter(agent_id=agent_id, importance_min=0.8),
               MemoryFilter(agent_id=agent_id, types=[SUMMARY_TYPE]), MemoryFilter(agent_id=agent_id, since=cutoff)]
@@ -126,7 +126,7 @@ def write(svc: MemoryService, content: str, *, agent_id: str = "default", memori
     path.parent.mkdir(parents=True, exist_ok=True)
     backup = None
     if path.exists():
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%fZ")
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
         backup = svc.settings.workspace / "memory" / f"MEMORY.backup-{stamp}.md"
         if agent_id != "default":
             backup = backup.with_name(f"MEMORY.{_SAFE_AGENT.sub('-', agent_id)}.backup-{stamp}.md")

@@ -1,5 +1,6 @@
 """Daily backups under `<workspace>/backups/<day>/`: a copy of the database taken with SQLite's
-online backup (restore by copying it back) and a Parquet snapshot (portable; `signet import`), profiled by duckdb (snapshots/profile.py).
+online backup (restore by copying it back) and a Parquet snapshot (portable; `signet import`),
+profiled by duckdb (snapshots/profile.py).
 
 The copy is built in `.<day>.partial` and renamed when whole, so a crash never leaves a backup
 that looks complete; the newest `keep` days stay, older ones are removed.

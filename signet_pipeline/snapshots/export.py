@@ -51,7 +51,8 @@ def _columns(conn, table: SnapshotTable) -> list[Column]:
 
 
 def _frames(conn, table: SnapshotTable, cols: list[Column], schema: pl.Schema, *, agent: str | None,
-            extra: str | None, params: dict, chunk: int, total: int, progress: Progress | None) -> Iterator[pl.DataFrame]:
+            extra: str | None, params: dict, chunk: int, total: int,
+            progress: Progress | None) -> Iterator[pl.DataFrame]:
     names = [c.name for c in cols]
     vector_at = names.index("vector") if table.name == "embeddings" else None
     plain = pl.Schema({n: t for n, t in schema.items() if n != "vector"})

@@ -75,7 +75,8 @@ def _vector_verdict(manifest: Manifest, embedding: tuple[str, int | None] | None
         return "left out: this store has no embedding model configured"
     if held[0] != embedding[0] or embedding[1] not in (None, held[1]):
         return (f"left out: the snapshot holds {held[0]} ({held[1]} dimensions), this store embeds with "
-                f"{embedding[0]} ({embedding[1] or '?'} dimensions); the embedding refresh re-embeds the imported memories")
+                f"{embedding[0]} ({embedding[1] or '?'} dimensions); the embedding refresh re-embeds the imported "
+                "memories")
     return "kept"
 
 

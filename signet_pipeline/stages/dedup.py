@@ -156,9 +156,10 @@ def merge(svc: MemoryService, actor: Actor) -> dict[str, Any]:
             moved = writes.merge_references(conn, dropped, keep["id"], now=now)
             content = {r["id"]: r["content"] for r in group}
             for memory_id in dropped:
-                history_store.record(conn, memory_id=memory_id, event="deleted", now=now, old_content=content[memory_id],
-                                     changed_by=actor.name, actor_type=actor.type, reason="deduplicate",
-                                     metadata={"mergedInto": keep["id"]}, request_id=actor.request_id)
+                history_store.record(conn, memory_id=memory_id, event="deleted", now=now,
+                                     old_content=content[memory_id], changed_by=actor.name, actor_type=actor.type,
+                                     reason="deduplicate", metadata={"mergedInto": keep["id"]},
+                                     request_id=actor.request_id)
             history_store.record(conn, memory_id=keep["id"], event="merged", now=now, changed_by=actor.name,
                                  actor_type=actor.type, reason="deduplicate",
                                  metadata={"mergedFrom": dropped, **moved}, request_id=actor.request_id)

@@ -19,8 +19,8 @@ Memories sharing a hash share one vector: each hash is embedded once.
 from __future__ import annotations
 
 import time
-from datetime import datetime, timedelta, timezone
 from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from signet_pipeline.analytics import ProviderCalls
@@ -72,7 +72,7 @@ class RefreshReport:
 
 def grace_cutoff() -> str:
     """The scheduled refresh's horizon: memories changed after it are the write-behind embedder's."""
-    return to_iso(datetime.now(timezone.utc) - timedelta(seconds=WRITE_BEHIND_GRACE_S))
+    return to_iso(datetime.now(UTC) - timedelta(seconds=WRITE_BEHIND_GRACE_S))
 
 
 def _ready(svc: MemoryService, report: RefreshReport) -> int | None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import apsw
@@ -231,7 +231,7 @@ def run_repair(svc: MemoryService, name: str, actor: Actor, *, reason: str | Non
     `annotate` adds fields to the recorded result after the action (the maintenance cycle's scores)."""
     if name not in ACTIONS:
         raise NotFound(f"unknown repair action {name!r}; one of {', '.join(ACTIONS)}", code="unknown_repair")
-    at = datetime.now(timezone.utc)
+    at = datetime.now(UTC)
     now = to_iso(at)
     with svc.db.write() as conn:
         denied = gate(conn, svc.settings, name, actor, at)

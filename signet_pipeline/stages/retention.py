@@ -85,7 +85,8 @@ def _scrub_transcripts(conn: apsw.Connection, purged: list[Any]) -> int:
     for (key, agent), transcript in sessions_store.transcripts_of(conn, list(texts)).items():
         cleaned, n = scrub(transcript, texts[(key, agent)])
         if n:
-            sessions_store.replace_transcript(conn, key, cleaned, _summarized_hash(conn, key, agent, transcript, cleaned))
+            sessions_store.replace_transcript(conn, key, cleaned,
+                                              _summarized_hash(conn, key, agent, transcript, cleaned))
             removed += n
     return removed
 

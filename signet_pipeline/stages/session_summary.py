@@ -99,7 +99,8 @@ class SessionSummaryReport(BaseModel):
     elapsed_ms: float = 0.0
 
 
-def parse_statements(reply: str | dict[str, Any] | list[Any], limit: int = MAX_STATEMENTS) -> tuple[list[str], list[str]]:
+def parse_statements(reply: str | dict[str, Any] | list[Any],
+                     limit: int = MAX_STATEMENTS) -> tuple[list[str], list[str]]:
     """(accepted statements, warnings). Never raises."""
     data = extract_json(reply) if isinstance(reply, str) else reply
     if isinstance(data, dict):
@@ -165,7 +166,8 @@ def _continuity(llm: Llm, reader: Any, session_key: str, agent_id: str, conversa
 
 
 def summarize_session(svc: MemoryService, llm: Llm, session_key: str, payload: SummaryPayload, *,
-                      timeout: float | None = None, heartbeat: Callable[[], None] | None = None) -> SessionSummaryReport:
+                      timeout: float | None = None,
+                      heartbeat: Callable[[], None] | None = None) -> SessionSummaryReport:
     """Raises ProviderError when the provider fails (the job retries; nothing was written).
     `heartbeat` is called before each window and before writing: it extends the job's lease, or
     raises when the lease was lost (then nothing is written either)."""

@@ -25,8 +25,8 @@ def can_read(conn: apsw.Connection, *, agent_id: str, owner: str, visibility: st
 
 def register_seen(conn: apsw.Connection, agent_id: str, now: str) -> None:
     """A first-seen agent reads as shared; an existing row (roster or seen) is kept."""
-    conn.execute("INSERT INTO agents(id, read_policy, source, created_at, updated_at) VALUES (?, 'shared', 'seen', ?, ?) "
-                 "ON CONFLICT(id) DO NOTHING", (agent_id, now, now))
+    conn.execute("INSERT INTO agents(id, read_policy, source, created_at, updated_at) "
+                 "VALUES (?, 'shared', 'seen', ?, ?) ON CONFLICT(id) DO NOTHING", (agent_id, now, now))
 
 
 def sync_roster(conn: apsw.Connection, roster: list[tuple[str, str, str | None]], now: str) -> int:

@@ -52,7 +52,8 @@ def record_outcomes(conn: apsw.Connection, *, provider: str, model: str, outcome
            now: str, keep: int) -> None:
     """Append (outcome, latency ms, error) rows, then drop the provider's entries beyond the newest `keep`."""
     conn.executemany(
-        "INSERT INTO provider_outcomes(provider, model, outcome, latency_ms, error, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+        "INSERT INTO provider_outcomes(provider, model, outcome, latency_ms, error, created_at) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
         [(provider, model, outcome, round(ms, 2), error, now) for outcome, ms, error in outcomes])
     conn.execute("DELETE FROM provider_outcomes WHERE provider = ? AND id <= "
                  "(SELECT id FROM provider_outcomes WHERE provider = ? ORDER BY id DESC LIMIT 1 OFFSET ?)",
@@ -98,7 +99,8 @@ def finish_repair(conn: apsw.Connection, run_id: int, *, outcome: str, result: d
     conn.execute("UPDATE repair_runs SET outcome = ?, result = ? WHERE id = ?", (outcome, json.dumps(result), run_id))
 
 
-def recent_repair_results(conn: apsw.Connection, action: str, actor: str, limit: int, after_id: int = 0) -> list[dict[str, Any]]:
+def recent_repair_results(conn: apsw.Connection, action: str, actor: str, limit: int,
+                          after_id: int = 0) -> list[dict[str, Any]]:
     """Results of an actor's latest executed runs of an action (after `after_id`), newest first."""
     return [json.loads(r[0]) for r in conn.execute(
         "SELECT result FROM repair_runs WHERE action = ? AND actor = ? AND outcome = 'executed' AND result IS NOT NULL "
@@ -108,7 +110,8 @@ def recent_repair_results(conn: apsw.Connection, action: str, actor: str, limit:
 def last_clean_repair_cycle(conn: apsw.Connection, cycle_action: str) -> int:
     """Id of the latest maintenance cycle that found nothing to repair (0 if none)."""
     return int(scalar(conn, "SELECT max(id) FROM repair_runs WHERE action = ? "
-                            "AND json_array_length(result, '$.recommended') = 0 AND json_array_length(result, '$.halted') = 0",
+                            "AND json_array_length(result, '$.recommended') = 0 "
+                            "AND json_array_length(result, '$.halted') = 0",
                             (cycle_action,)) or 0)
 
 

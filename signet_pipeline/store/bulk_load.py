@@ -15,8 +15,8 @@ from contextlib import contextmanager
 
 import apsw
 
-from signet_pipeline.store.fulltext import agent_terms
 from signet_pipeline.store.db import scalar
+from signet_pipeline.store.fulltext import agent_terms
 
 # The tables a bulk load writes with plain INSERTs (the others keep their per-row SQL).
 TABLES = ("memories", "embeddings", "memory_history")

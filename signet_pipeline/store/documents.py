@@ -7,8 +7,8 @@ from typing import Any
 
 import apsw
 
-from signet_pipeline.store.db import Row, one, rows, scalar
 from signet_pipeline.store.agents import READ_POLICY_SQL
+from signet_pipeline.store.db import Row, one, rows, scalar
 
 _COLUMNS = ("id", "source_url", "source_type", "content_type", "title", "status", "error", "chunk_count",
             "memory_count", "agent_id", "visibility", "project", "created_at", "updated_at", "completed_at")
@@ -88,7 +88,8 @@ def owned_chunk_ids(conn: apsw.Connection, document_id: str) -> list[str]:
 
 
 def unlink(conn: apsw.Connection, document_id: str, memory_ids: list[str]) -> None:
-    conn.execute("DELETE FROM document_memories WHERE document_id = ? AND memory_id IN (SELECT value FROM json_each(?))",
+    conn.execute("DELETE FROM document_memories WHERE document_id = ? "
+                 "AND memory_id IN (SELECT value FROM json_each(?))",
                  (document_id, json.dumps(memory_ids)))
 
 
@@ -164,5 +165,5 @@ def connector_health(conn: apsw.Connection) -> Row:
 def connector_usage(conn: apsw.Connection) -> list[Row]:
     """Per connector: its documents, how many finished ingest, and whether its last sync failed."""
     return rows(conn, "SELECT c.id, count(d.id) AS documents, coalesce(sum(d.status = 'done'), 0) AS ingested, "
-                      "(c.status = 'error') AS failing FROM connectors c LEFT JOIN documents d ON d.connector_id = c.id "
-                      "GROUP BY c.id")
+                      "(c.status = 'error') AS failing FROM connectors c "
+                      "LEFT JOIN documents d ON d.connector_id = c.id GROUP BY c.id")

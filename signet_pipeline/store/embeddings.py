@@ -86,8 +86,8 @@ def _vec_target(conn: apsw.Connection) -> tuple[int | None, str | None, str | No
 
 
 def _set_meta(conn: apsw.Connection, key: str, value: str) -> None:
-    conn.execute("INSERT INTO store_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                 (key, value))
+    conn.execute("INSERT INTO store_meta(key, value) VALUES (?, ?) "
+                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value", (key, value))
 
 
 def _vec_rows(kind: str, ids: list[int], vectors: np.ndarray) -> Iterator[tuple[int, bytes]]:
@@ -140,8 +140,8 @@ def upsert(conn: apsw.Connection, *, content_hash: str, vector: np.ndarray, mode
     blob = to_blob(vector)
     embedding_id = scalar(
         conn,
-        "INSERT INTO embeddings(content_hash, vector, dimensions, model, source_type, source_id, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+        "INSERT INTO embeddings(content_hash, vector, dimensions, model, source_type, source_id, created_at, "
+        "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
         "ON CONFLICT(content_hash) DO UPDATE SET vector = excluded.vector, dimensions = excluded.dimensions, "
         "model = excluded.model, updated_at = excluded.updated_at RETURNING id",
         (content_hash, blob, dims, model, source_type, source_id, now, now),
@@ -194,12 +194,14 @@ def dominant_model(conn: apsw.Connection) -> tuple[str, int] | None:
     """(model, dimensions) of the vectors vec0 holds, else of the most vectors."""
     if (held := vec_identity(conn)) is not None:
         return held
-    found = one(conn, "SELECT model, dimensions FROM embeddings GROUP BY model, dimensions ORDER BY count(*) DESC LIMIT 1")
+    found = one(conn, "SELECT model, dimensions FROM embeddings GROUP BY model, dimensions "
+                      "ORDER BY count(*) DESC LIMIT 1")
     return (found["model"], int(found["dimensions"])) if found else None
 
 
 def exists_for_hash(conn: apsw.Connection, content_hash: str, model: str) -> bool:
-    return scalar(conn, "SELECT 1 FROM embeddings WHERE content_hash = ? AND model = ?", (content_hash, model)) is not None
+    return scalar(conn, "SELECT 1 FROM embeddings WHERE content_hash = ? AND model = ?",
+                  (content_hash, model)) is not None
 
 
 def vector_for_hash(conn: apsw.Connection, content_hash: str) -> tuple[np.ndarray, str] | None:
@@ -338,7 +340,8 @@ def stale_memories(conn: apsw.Connection, *, model: str, dimensions: int, limit:
     """Live memories needing a vector (last changed before `updated_before`, when given), most
     recently updated first: rid, id, content, content_hash, reason."""
     return rows(conn, f"SELECT m.rid, m.id, m.content, m.content_hash, {_REASON} AS reason {_FROM} AND {_NEEDS} "
-                      "AND (:before IS NULL OR m.updated_at < :before) ORDER BY m.updated_at DESC, m.rid DESC LIMIT :limit",
+                      "AND (:before IS NULL OR m.updated_at < :before) "
+                      "ORDER BY m.updated_at DESC, m.rid DESC LIMIT :limit",
                 {"model": model, "dims": dimensions, "limit": limit, "before": updated_before})
 
 

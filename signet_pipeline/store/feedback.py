@@ -12,7 +12,8 @@ from signet_pipeline.store.db import Row, one, rows, scalar
 def insert(conn: apsw.Connection, *, memory_id: str, agent_id: str, session_id: str | None, feedback_type: str,
            score: float | None, correction_text: str | None, actor: str, actor_type: str | None, now: str) -> int:
     return int(one(conn, "INSERT INTO agent_feedback(memory_id, agent_id, session_id, feedback_type, score, "
-                         "correction_text, actor, actor_type, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                         "correction_text, actor, actor_type, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                         "RETURNING id",
                    (memory_id, agent_id, session_id, feedback_type, score, correction_text, actor, actor_type,
                     now))["id"])
 
@@ -21,7 +22,8 @@ def for_memory(conn: apsw.Connection, memory_id: str, limit: int = 100) -> list[
     return rows(conn, "SELECT * FROM agent_feedback WHERE memory_id = ? ORDER BY id DESC LIMIT ?", (memory_id, limit))
 
 
-def rated_before(conn: apsw.Connection, *, agent_id: str, memory_id: str, session_id: str | None, before_id: int) -> bool:
+def rated_before(conn: apsw.Connection, *, agent_id: str, memory_id: str, session_id: str | None,
+                 before_id: int) -> bool:
     """Whether the agent already rated this memory in this session (or, without one, ever)."""
     return scalar(conn, "SELECT 1 FROM agent_feedback WHERE agent_id = ? AND memory_id = ? AND session_id IS ? "
                         "AND id < ? LIMIT 1", (agent_id, memory_id, session_id, before_id)) is not None
@@ -59,6 +61,7 @@ def history(conn: apsw.Connection, *, agent_id: str, project: str | None, limit:
 
 
 def latest_per_project(conn: apsw.Connection, agent_id: str) -> list[Row]:
-    return rows(conn, "SELECT s.* FROM session_scores s WHERE s.agent_id = ? AND s.created_at = (SELECT max(created_at) "
+    return rows(conn, "SELECT s.* FROM session_scores s WHERE s.agent_id = ? "
+                      "AND s.created_at = (SELECT max(created_at) "
                       "FROM session_scores t WHERE t.agent_id = s.agent_id AND t.project IS s.project) "
                       "ORDER BY s.created_at DESC", (agent_id,))

@@ -45,8 +45,9 @@ def count_events_since(conn: apsw.Connection, event: str, since: str) -> int:
 
 
 def memory_timeline(conn: apsw.Connection, memory_id: str, limit: int) -> list[Row]:
-    """What touched a memory, oldest first (at one instant: created, mentions, attributes, the rest): its history events, the entities it mentions and the
-    attributes derived from it (added, and superseded or deleted later)."""
+    """What touched a memory, oldest first (at one instant: created, mentions, attributes, the rest):
+    its history events, the entities it mentions and the attributes derived from it (added, and
+    superseded or deleted later)."""
     return rows(conn, """
         SELECT created_at AS at, 'memory.' || event AS type, changed_by AS actor, reason AS detail, NULL AS ref,
                CASE event WHEN 'created' THEN 0 ELSE 3 END AS seq
@@ -69,8 +70,8 @@ def _readable(memory_id_column: str) -> str:
 
 
 def mentioned_in_readable(conn: apsw.Connection, entity_id: str, agent_id: str) -> bool:
-    return scalar(conn, f"SELECT 1 FROM memory_entity_mentions x WHERE x.entity_id = :id AND {_readable('x.memory_id')} "
-                        "LIMIT 1", {"id": entity_id, "agent_id": agent_id}) is not None
+    return scalar(conn, "SELECT 1 FROM memory_entity_mentions x WHERE x.entity_id = :id "
+                        f"AND {_readable('x.memory_id')} LIMIT 1", {"id": entity_id, "agent_id": agent_id}) is not None
 
 
 def entity_timeline(conn: apsw.Connection, entity_id: str, agent_id: str, limit: int) -> list[Row]:

@@ -34,8 +34,9 @@ def enqueue(conn: apsw.Connection, *, job_type: str, now: str, memory_id: str | 
     """
     job_id = scalar(
         conn,
-        "INSERT INTO memory_jobs(memory_id, document_id, entity_id, session_key, job_type, status, payload, max_attempts, "
-        "created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) ON CONFLICT DO NOTHING RETURNING id",
+        "INSERT INTO memory_jobs(memory_id, document_id, entity_id, session_key, job_type, status, payload, "
+        "max_attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?) "
+        "ON CONFLICT DO NOTHING RETURNING id",
         (memory_id, document_id, entity_id, session_key, job_type,
          json.dumps(payload) if payload is not None else None, max_attempts, now, now),
     )
@@ -44,8 +45,9 @@ def enqueue(conn: apsw.Connection, *, job_type: str, now: str, memory_id: str | 
     existing = scalar(
         conn,
         "SELECT id FROM memory_jobs WHERE job_type = ? AND status IN ('pending', 'leased') AND "
-        "((? IS NOT NULL AND memory_id = ?) OR (? IS NOT NULL AND document_id = ?) OR (? IS NOT NULL AND entity_id = ?) "
-        "OR (? IS NOT NULL AND session_key = ?)) ORDER BY status = 'pending' DESC, id LIMIT 1",
+        "((? IS NOT NULL AND memory_id = ?) OR (? IS NOT NULL AND document_id = ?) "
+        "OR (? IS NOT NULL AND entity_id = ?) OR (? IS NOT NULL AND session_key = ?)) "
+        "ORDER BY status = 'pending' DESC, id LIMIT 1",
         (job_type, memory_id, memory_id, document_id, document_id, entity_id, entity_id, session_key, session_key),
     )
     return int(existing), False

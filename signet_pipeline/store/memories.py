@@ -9,8 +9,8 @@ from typing import Any
 import apsw
 
 from signet_pipeline.store.agents import READ_POLICY_SQL
-from signet_pipeline.store.temporal import Window, window_sql
 from signet_pipeline.store.db import Row, one, rows, scalar
+from signet_pipeline.store.temporal import Window, window_sql
 from signet_pipeline.timeutil import now_iso
 
 # Columns written on insert (everything else takes its default).
@@ -240,7 +240,8 @@ def stats(conn: apsw.Connection, flt: MemoryFilter) -> dict[str, int]:
     found = one(
         conn,
         "SELECT count(*) AS total, "
-        "coalesce(sum(EXISTS (SELECT 1 FROM embeddings e WHERE e.content_hash = m.content_hash)), 0) AS with_embeddings, "
+        "coalesce(sum(EXISTS (SELECT 1 FROM embeddings e WHERE e.content_hash = m.content_hash)), 0) "
+        "AS with_embeddings, "
         f"coalesce(sum(m.pinned), 0) AS critical FROM memories m WHERE {where}",
         params,
     )
@@ -317,7 +318,8 @@ def expired_tombstones(conn: apsw.Connection, deleted_before: str, limit: int) -
     """Soft-deleted memories past the tombstone window, oldest deletion first (id, content_hash, and
     what ties them to a session transcript: content, agent, session and source ids)."""
     return rows(conn, "SELECT id, content_hash, content, agent_id, session_id, source_id FROM memories "
-                      "WHERE is_deleted = 1 AND deleted_at < ? ORDER BY deleted_at, id LIMIT ?", (deleted_before, limit))
+                      "WHERE is_deleted = 1 AND deleted_at < ? ORDER BY deleted_at, id LIMIT ?",
+                (deleted_before, limit))
 
 
 def hash_users(conn: apsw.Connection, hashes: list[str], excluding: list[str]) -> set[str]:

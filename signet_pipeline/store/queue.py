@@ -1,10 +1,10 @@
 """The one job queue every background stage uses (memory_jobs; spec "Job Queue").
 
 Leases are atomic write transactions and belong to an owner (a Dagster run id, or this process's
-own name): only that owner, in that attempt, completes or fails the job. A failed job waits `min(1 s x 2^(attempts-1), 30 s)` plus up
-to 500 ms of jitter before it is due again (recorded as `not_before`, so the wait survives
-restarts and holds across processes); at max_attempts it is `dead`. Stale leases (a worker died)
-return to pending after the lease timeout.
+own name): only that owner, in that attempt, completes or fails the job. A failed job waits
+`min(1 s x 2^(attempts-1), 30 s)` plus up to 500 ms of jitter before it is due again (recorded as
+`not_before`, so the wait survives restarts and holds across processes); at max_attempts it is
+`dead`. Stale leases (a worker died) return to pending after the lease timeout.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import random
 import socket
 import uuid
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import apsw
@@ -131,13 +131,13 @@ class JobQueue:
 
     def fail(self, job: Row, error: str) -> str | None:
         """Record a failure of a leased job; returns its new status (pending or dead)."""
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         due = to_iso(now + timedelta(seconds=backoff_s(job["attempts"], self._rng)))
         with self._db.write() as conn:
             return job_store.fail(conn, job, now=to_iso(now), error=error, not_before=due)
 
     def reap_stale_leases(self, job_type: str | None = None) -> int:
-        now = datetime.now(timezone.utc)
+        now = datetime.now(UTC)
         cutoff = to_iso(now - timedelta(milliseconds=self.lease_timeout_ms))
         if not job_store.has_stale_leases(self._db.reader(), leased_before=cutoff, job_type=job_type):
             return 0  # a sensor tick's common case: a read, no turn at the writer lock

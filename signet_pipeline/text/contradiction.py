@@ -49,19 +49,19 @@ class Statement:
     negated: bool
 
     @classmethod
-    def of(cls, text: str) -> "Statement":
+    def of(cls, text: str) -> Statement:
         found = words(text)
         return cls(frozenset(found), frozenset(w for w in found if w not in _NOT_SUBJECT and len(w) > 1),
                    any(w in NEGATIONS or w.endswith("n't") for w in found))
 
-    def overlap(self, other: "Statement") -> int:
+    def overlap(self, other: Statement) -> int:
         return len(self.subject & other.subject)
 
-    def antonyms(self, other: "Statement") -> bool:
+    def antonyms(self, other: Statement) -> bool:
         wa, wb = self.tokens, other.tokens
         return any(_ANTONYM.get(w) in wb and _ANTONYM[w] not in wa for w in wa - wb if w in _ANTONYM)
 
-    def contradicts(self, other: "Statement", *, min_overlap: int = 2) -> bool:
+    def contradicts(self, other: Statement, *, min_overlap: int = 2) -> bool:
         if self.overlap(other) < min_overlap:
             return False
         return self.negated != other.negated or self.antonyms(other)

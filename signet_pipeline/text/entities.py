@@ -52,8 +52,9 @@ _NEVER_NAMES = frozenset("every last next still mine yours ours theirs hers many
 # me the address": a verb), or set off by other punctuation ("Wait, really?", "Mood, honestly.", "Lovely.",
 # "Noted.": an interjection or a one-word reply). On the raw sentence: the tokens drop the punctuation.
 _OBJECTS = frozenset("me it him her them us you the a an my your his their our this that these those some lots".split())
-_OPENER_VERB = re.compile(r"^\W*[A-Za-z][\w'\u2019-]*\s+(?:%s)\b" % "|".join(sorted(_OBJECTS)), re.IGNORECASE)
-_OPENER_ALONE = re.compile(r"^\W*[A-Za-z][\w'\u2019-]*\s*(?:[.!?;:\u2026]|,(?!\s*(?:my|your|his|her|our|their|the|a|an)\b))",
+_OPENER_VERB = re.compile(r"^\W*[A-Za-z][\w'\u2019-]*\s+(?:{})\b".format("|".join(sorted(_OBJECTS))), re.IGNORECASE)
+_OPENER_ALONE = re.compile(r"^\W*[A-Za-z][\w'\u2019-]*\s*(?:[.!?;:\u2026]"
+                           r"|,(?!\s*(?:my|your|his|her|our|their|the|a|an)\b))",
                            re.IGNORECASE)
 _LABEL = re.compile(r"^\s*([A-Z][\w'\u2019.-]*(?: [A-Z][\w'\u2019.-]*){0,3}):\s+(?=\S)")
 
@@ -121,7 +122,8 @@ def sentence_spans(text: str) -> tuple[list[str], list[Span]]:
 # A finite verb right after a sentence's first word makes that word its subject ("Gerald went",
 # "Stefan says", "Marta and I"), as an apposition makes it a name ("Astrid, my sister, ...");
 # "Talk soon", "Lovely talking", "Take care" have neither.
-_SUBJECT_OF = re.compile(r"^\W*[\w-]+(?:['\u2019]s\s+(?!own\b)[a-z]+ing\b|['\u2019]s\s+(?:been|got|just|also|still|not)\b"
+_SUBJECT_OF = re.compile(r"^\W*[\w-]+(?:['\u2019]s\s+(?!own\b)[a-z]+ing\b"
+                         r"|['\u2019]s\s+(?:been|got|just|also|still|not)\b"
                          r"|\s+(?:(?:still|also|just|never|already|really|finally|always|even|only)\s+)?"
                          r"(?:is|was|has|hasn['\u2019]t|had|does|did|says|said|and|[a-z]+ed|[a-z]+[^s\W]s|went|got|gets|"
                          r"came|comes|made|makes|took|takes|told|tells|sent|left|gave|gives|thought|thinks|found|"

@@ -11,8 +11,9 @@ structural stage types what stays untyped from every fact about it. The cues:
   or work precedes it ("works at", "a job at", "an interview at", "hired by");
 - a project: "project", "codename" or "code name" precedes it, or "project" follows it.
 Words that name both kinds ("Town", "City", "Library", "Museum") are not read. A name spelled
-like a tool ("GitHub", "iOS") is left to the structural stage. Plain "in", "to", "at" and "from" are not cues (people are talked to and heard from, tools are
-worked in), nor is a name with a possessive ("went to Ana's").
+like a tool ("GitHub", "iOS") is left to the structural stage. Plain "in", "to", "at" and "from"
+are not cues (people are talked to and heard from, tools are worked in), nor is a name with a
+possessive ("went to Ana's").
 """
 
 from __future__ import annotations

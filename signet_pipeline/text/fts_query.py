@@ -78,7 +78,7 @@ class QueryTerms:
     idf: dict[str, float]  # by stem
 
     @classmethod
-    def build(cls, words: list[str], stems: dict[str, str], doc_counts: dict[str, int], rows: int) -> "QueryTerms":
+    def build(cls, words: list[str], stems: dict[str, str], doc_counts: dict[str, int], rows: int) -> QueryTerms:
         return cls(words, stems, {stem: idf(df, rows) for stem, df in doc_counts.items()})
 
     def doc_freq_by_word(self, doc_counts: dict[str, int]) -> dict[str, int]:

@@ -240,5 +240,6 @@ def scrub(transcript: str, contents: list[str]) -> tuple[str, int]:
     forms = texts | {json.dumps(t, ensure_ascii=a)[1:-1] for t in texts for a in (True, False)}
     if not forms:
         return transcript, 0
-    alternatives = ("|".join(_GAP.join(re.escape(w) for w in form.split()) for form in sorted(forms, key=len, reverse=True)))
+    alternatives = ("|".join(_GAP.join(re.escape(w) for w in form.split())
+                             for form in sorted(forms, key=len, reverse=True)))
     return re.compile(alternatives, re.IGNORECASE).subn(FORGOTTEN, transcript)

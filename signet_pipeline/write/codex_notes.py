@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import re
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -38,7 +38,7 @@ def codex_home(svc: MemoryService) -> Path:
 
 def write_note(svc: MemoryService, req: CodexNoteRequest) -> CodexNoteResult:
     ensure_writable(svc)
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     slug = _SLUG.sub("-", (req.title or req.content)[:60].lower()).strip("-") or "note"
     folder = codex_home(svc) / NOTES_DIR
     folder.mkdir(parents=True, exist_ok=True)

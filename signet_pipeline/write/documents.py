@@ -36,10 +36,11 @@ class DocumentRequest(BaseModel):
     title: str | None = Field(None, max_length=500)
     visibility: Literal["global", "private"] = "global"
     project: str | None = Field(None, max_length=1000)
-    agent_id: str | None = Field(None, min_length=1, max_length=200, validation_alias=AliasChoices("agentId", "agent_id"))
+    agent_id: str | None = Field(None, min_length=1, max_length=200,
+                                 validation_alias=AliasChoices("agentId", "agent_id"))
 
     @model_validator(mode="after")
-    def _one_source(self) -> "DocumentRequest":
+    def _one_source(self) -> DocumentRequest:
         if (self.url is None) == (self.content is None):
             raise ValueError("give either url or content")
         if self.url is not None:

@@ -7,11 +7,14 @@
 Not collected by pytest (no test_ prefix); kept so the fixture can be remade."""
 import sys
 from pathlib import Path
+
 from fastapi.testclient import TestClient
+
+import signet_pipeline
 from signet_api.app import create_app
 from signet_pipeline.config import load_settings
 from signet_pipeline.service import MemoryService
-import signet_pipeline
+
 print("building with", signet_pipeline.__file__, signet_pipeline.__version__)
 ws = Path(sys.argv[1]); ws.mkdir(parents=True, exist_ok=True)
 svc = MemoryService(load_settings(ws))
@@ -29,6 +32,7 @@ with TestClient(create_app(service=svc), base_url="http://127.0.0.1") as c:
     c.post("/api/documents", json={"content": "Runbook: restart billing with systemctl restart billing.", "title": "runbook"})
 svc.close()
 import apsw
+
 src = ws / "memory" / "memories.db"
 conn = apsw.Connection(str(src)); conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 out = Path(sys.argv[2]); out.parent.mkdir(parents=True, exist_ok=True); out.unlink(missing_ok=True)

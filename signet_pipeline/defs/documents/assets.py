@@ -34,7 +34,8 @@ def document_ingest(context: dg.AssetExecutionContext, config: DrainConfig,
         context.log.warning("%d document(s) failed and will be retried: %s", len(batch.failed), batch.failed[0])
     done = [r for r in batch.reports if r.status == "done"]
     return dg.MaterializeResult(metadata={
-        **report.as_metadata(), "documents": len(done), "chunks": sum(r.chunks for r in done), "memories": sum(r.memories for r in done),
+        **report.as_metadata(), "documents": len(done), "chunks": sum(r.chunks for r in done),
+        "memories": sum(r.memories for r in done),
         "deduped_chunks": sum(r.deduped for r in done), "bytes": sum(r.bytes for r in done),
         "failed_permanently": sum(r.status == "failed" for r in batch.reports),
         "skipped": sum(r.status == "skipped" for r in batch.reports), "failures": len(batch.failed),
@@ -49,10 +50,11 @@ def document_ingest(context: dg.AssetExecutionContext, config: DrainConfig,
 @dg.asset(
     group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORY_JOBS],
     description="Connector syncs: drains the `connector_sync` queue (POST /api/connectors/{id}/sync). A filesystem "
-                "sync walks rootPath, reads the files matching `patterns` (minus `ignorePatterns`) whose mtime is newer "
-                "than the cursor (every file on a full sync), upserts one document per file (matched by its path) and "
-                "queues its ingest; documents whose file is gone are deleted. Unreadable, oversized or non-UTF-8 files "
-                "are per-file errors; a sync that cannot walk its root sets the connector's status to error.",
+                "sync walks rootPath, reads the files matching `patterns` (minus `ignorePatterns`) whose mtime is "
+                "newer than the cursor (every file on a full sync), upserts one document per file (matched by its "
+                "path) and queues its ingest; documents whose file is gone are deleted. Unreadable, oversized or "
+                "non-UTF-8 files are per-file errors; a sync that cannot walk its root sets the connector's status "
+                "to error.",
 )
 def connector_sync(context: dg.AssetExecutionContext, config: DrainConfig,
                    signet: SignetStoreResource) -> dg.MaterializeResult:

@@ -12,7 +12,7 @@ into runs; a daily schedule recomputes cached projections whose set changed. UMA
 in a request (umap is imported inside the stage, on the first fit).
 """
 
-from datetime import timezone
+from datetime import UTC
 
 import dagster as dg
 from pydantic import Field
@@ -20,8 +20,14 @@ from pydantic import Field
 from signet_pipeline.defs.metadata import bullet_list, table
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.defs.store import EMBEDDINGS, MEMORIES, MEMORY_DAYS, history_backfill
-from signet_pipeline.stages.embedding_refresh import (MAX_ROWS, TIME_BUDGET_S, RefreshReport, grace_cutoff, run_backfill,
-                                                      run_refresh)
+from signet_pipeline.stages.embedding_refresh import (
+    MAX_ROWS,
+    TIME_BUDGET_S,
+    RefreshReport,
+    grace_cutoff,
+    run_backfill,
+    run_refresh,
+)
 from signet_pipeline.stages.projection import project_store
 from signet_pipeline.store import projections as proj_store
 from signet_pipeline.timeutil import to_iso
@@ -75,8 +81,8 @@ def _log(context: dg.AssetExecutionContext, report: RefreshReport) -> None:
     description="Embedding refresh: re-embeds live memories whose vector is missing, was written under an older "
                 "content hash, or is of another model or dimension (model switch), most recently updated first, in "
                 "provider calls of embeddingTracker.batchSize, one short write per batch (vectors, vec0 index, "
-                "memories.embedding_model; orphaned old-hash vectors removed). Memories changed within the last minute are "
-                "left to the API's write-behind embedder. Up to 5,000 memories or 120 s per run; "
+                "memories.embedding_model; orphaned old-hash vectors removed). Memories changed within the last "
+                "minute are left to the API's write-behind embedder. Up to 5,000 memories or 120 s per run; "
                 "a provider failure ends the run and is counted.",
 )
 def embedding_refresh(context: dg.AssetExecutionContext, config: RefreshConfig,
@@ -103,7 +109,7 @@ def embedding_backfill_over(days: dg.PartitionsDefinition) -> dg.AssetsDefinitio
     def embedding_backfill(context: dg.AssetExecutionContext, config: BackfillConfig,
                            signet: SignetStoreResource) -> dg.MaterializeResult:
         window = context.partition_time_window
-        start, end = (to_iso(t.astimezone(timezone.utc)) for t in (window.start, window.end))
+        start, end = (to_iso(t.astimezone(UTC)) for t in (window.start, window.end))
         report = run_backfill(signet.service(), start, end, force=config.force, batch_size=config.batch_size or None)
         _log(context, report)
         return dg.MaterializeResult(metadata={"partition_range": f"{start} .. {end}", "force": config.force,

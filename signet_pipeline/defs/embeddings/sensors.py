@@ -33,7 +33,8 @@ def _provider_backoff(instance: dg.DagsterInstance) -> str | None:
         return None
     meta = materialization.metadata
     skipped, stopped = meta.get("skipped"), meta.get("stopped")
-    down = (skipped is not None and skipped.value != "no") or (stopped is not None and stopped.value == "provider failure")
+    down = ((skipped is not None and skipped.value != "no")
+            or (stopped is not None and stopped.value == "provider failure"))
     return f"the last refresh found the embedding provider down; next try after {PROVIDER_BACKOFF_S // 60} min" \
         if down else None
 

@@ -20,7 +20,7 @@ steps over stored memories after a model or prompt change; re-running is idempot
 """
 
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
 import dagster as dg
 from pydantic import Field
@@ -110,10 +110,10 @@ def reextracted_facts(context: dg.AssetExecutionContext, signet: SignetStoreReso
     svc = signet.service()
     provider = llm.create(svc.settings)
     window = context.partition_time_window
-    start, end = (to_iso(t.astimezone(timezone.utc)) for t in (window.start, window.end))
+    start, end = (to_iso(t.astimezone(UTC)) for t in (window.start, window.end))
     size = svc.settings.pipeline.worker.batch_size
     totals = RunTotals()
-    started = datetime.now(timezone.utc)
+    started = datetime.now(UTC)
     after_rid = 0
     while True:
         # Keyset pages: a long range never holds all ids, and facts written meanwhile are skipped
@@ -127,6 +127,6 @@ def reextracted_facts(context: dg.AssetExecutionContext, signet: SignetStoreReso
     return dg.MaterializeResult(metadata={
         "partition_range": f"{start} .. {end}", "memories_reprocessed": totals.counts["items"],
         **write_metadata(totals), "failures": totals.counts["failed"], "provider": provider.name,
-        "model": provider.model, "elapsed_s": round((datetime.now(timezone.utc) - started).total_seconds(), 2),
+        "model": provider.model, "elapsed_s": round((datetime.now(UTC) - started).total_seconds(), 2),
         **latency(totals.extract_ms + totals.decision_ms, "llm"), "warnings": bullet_list(totals.warnings),
     })

@@ -114,7 +114,8 @@ def hints_result(batch: JobBatch[HintsReport], provider_name: str, model: str, q
     written = [r for r in batch.reports if r.written]
     warnings = [f"{r.memory_id}: {w}" for r in batch.reports for w in r.warnings]
     return dg.MaterializeResult(asset_key=HINTS_SPEC.key, metadata={
-        "jobs_leased": batch.leased, "memories": len(batch.reports), "memories_with_hints": len(written), "backfill_queued": queued,
+        "jobs_leased": batch.leased, "memories": len(batch.reports), "memories_with_hints": len(written),
+        "backfill_queued": queued,
         "hints_written": sum(r.written for r in batch.reports),
         "skipped": sum(r.skipped is not None for r in batch.reports), "failures": len(batch.failed),
         "dead": batch.dead, "provider": provider_name, "model": model, **latency(batch.llm_ms, "llm"),

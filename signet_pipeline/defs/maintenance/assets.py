@@ -50,8 +50,8 @@ def retention_sweep(context: dg.AssetExecutionContext, signet: SignetStoreResour
 @dg.asset(
     group_name=GROUP, kinds={"python", "sqlite"}, deps=[MEMORIES, EMBEDDINGS, MEMORY_JOBS],
     description="Maintenance cycle: diagnostics, then repairs they call for (requeue dead jobs above a 1% dead rate, "
-                "release stale leases, rebuild a drifted FTS index, sweep when tombstones pass 30%, re-embed when vector "
-                "coverage is low). Observe mode only "
+                "release stale leases, rebuild a drifted FTS index, sweep when tombstones pass 30%, re-embed when "
+                "vector coverage is low). Observe mode only "
                 "lists them; execute mode runs them through the repair gate and records the score change. An action "
                 "that did not raise the score 3 runs in a row is halted until the store is healthy again.",
 )

@@ -32,7 +32,8 @@ def backlog_observation(view: Backlog, observed_by: str = "queue_backlog_sensor"
         metadata[f"{job_type}_depth"] = q.depth
         metadata[f"{job_type}_rate_per_s"] = q.ratePerS
     metadata["per_type"] = dg.MetadataValue.md("\n".join(
-        ["| job type | depth | due | waiting | leased | dead | jobs/s | ETA s |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        ["| job type | depth | due | waiting | leased | dead | jobs/s | ETA s |",
+         "|---|---:|---:|---:|---:|---:|---:|---:|"]
         + [f"| {t} | {q.depth} | {q.due} | {q.waiting} | {q.leased} | {q.dead} | {q.ratePerS} | "
            f"{'-' if q.etaS is None else q.etaS} |" for t, q in view.queues.items()]))
     return dg.AssetObservation(asset_key=MEMORY_JOBS.key, metadata=metadata)

@@ -10,7 +10,8 @@ A tick:
    second one.
 """
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 import dagster as dg
 

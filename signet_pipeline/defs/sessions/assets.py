@@ -8,8 +8,8 @@ from signet_pipeline.defs.queue.backlog import MEMORY_JOBS
 from signet_pipeline.defs.queue.drain import DrainConfig, drain_queue
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
 from signet_pipeline.defs.store import MEMORIES, SESSION_TRANSCRIPTS
-from signet_pipeline.stages.drain.jobs import JobBatch
 from signet_pipeline.sessions.synthesis import agents_with_files, synthesize
+from signet_pipeline.stages.drain.jobs import JobBatch
 from signet_pipeline.stages.session_summary import run_session_jobs
 from signet_pipeline.store.queue import SESSION_SUMMARY
 

@@ -84,8 +84,8 @@ def _looks_like_verb(word: str, index: int) -> bool:
     w = word.lower()
     if w in STOP_WORDS and w not in _IRREGULAR:
         return False
-    return w in _IRREGULAR or bool(_PAST.match(w) or _PROGRESSIVE.match(w)) or (index > 0 and w.endswith("s") and not w.endswith("ss")
-                                                        and not word[0].isupper())
+    return (w in _IRREGULAR or bool(_PAST.match(w) or _PROGRESSIVE.match(w))
+            or (index > 0 and w.endswith("s") and not w.endswith("ss") and not word[0].isupper()))
 
 
 class _Clause:

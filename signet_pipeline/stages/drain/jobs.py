@@ -49,7 +49,7 @@ class JobBatch(Generic[R]):
     leased: int = 0
     llm_ms: list[float] = field(default_factory=list)
 
-    def add(self, other: "JobBatch[R]") -> int:
+    def add(self, other: JobBatch[R]) -> int:
         """Fold another batch in (a drain run's totals); returns that batch's leased jobs."""
         self.reports += other.reports
         self.failed += other.failed

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 
 from signet_pipeline.config_sections import WorkerConfig
 from signet_pipeline.store import jobs as job_store
@@ -52,7 +52,7 @@ class DrainPolicy:
 
     @classmethod
     def from_settings(cls, worker: WorkerConfig, *, max_jobs: int = 0, budget_s: float | None = None,
-                      idle_s: float | None = None) -> "DrainPolicy":
+                      idle_s: float | None = None) -> DrainPolicy:
         """The settings' budget, its extension alone and the linger (worker.runBudgetMs, runMaxMs,
         runIdleMs); a budget given (an operator's run config) is a hard stop."""
         return cls(budget_s=worker.run_budget_ms / 1000 if budget_s is None else budget_s, max_jobs=max_jobs,
@@ -87,7 +87,7 @@ class Worker:
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name=f"signet-beat-{job_type}", daemon=True)
 
-    def __enter__(self) -> "Worker":
+    def __enter__(self) -> Worker:
         with self.db.write() as conn:
             job_store.register_worker(conn, owner=self.owner, job_type=self.job_type, pid=os.getpid(),
                                       host=socket.gethostname(), now=now_iso())
@@ -199,7 +199,7 @@ def drain_lanes(steps: Sequence[Callable[[int], int]], policy: DrainPolicy, *, b
 def release_dead_workers(db: Database, *, stale_s: float = STALE_S) -> list[str]:
     """Workers that stopped beating: their leases back to pending (or dead at their last attempt),
     their rows removed. Returns their owners (a Dagster run id each, for the sensor to fail)."""
-    cutoff = to_iso(datetime.now(timezone.utc) - timedelta(seconds=stale_s))
+    cutoff = to_iso(datetime.now(UTC) - timedelta(seconds=stale_s))
     if not any(row["beat_at"] < cutoff for row in job_store.workers(db.reader())):
         return []  # the common case: a read, no write transaction per sensor tick
     dead: list[str] = []

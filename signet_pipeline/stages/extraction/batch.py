@@ -16,11 +16,12 @@ pool (`extraction.concurrency`): HTTP LLM calls overlap; SQLite writes still ser
 from __future__ import annotations
 
 import time
-from datetime import datetime
 from collections import Counter
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from datetime import datetime
+from typing import Any
 
 import apsw
 import numpy as np
@@ -334,7 +335,8 @@ class RunTotals:
             self.extract_ms += item.llm_ms[:1]
             self.decision_ms += item.llm_ms[1:]
             self.actions.update(p.decision.action for p in item.proposals)
-            self.contradiction_risk += sum(1 for p in item.proposals if p.contradiction and p.contradiction.contradiction_risk)
+            self.contradiction_risk += sum(1 for p in item.proposals
+                                           if p.contradiction and p.contradiction.contradiction_risk)
             if item.error:
                 self.failures.append(f"{item.memory_id}: {item.error}")
             if item.report and len(self.created) < self.PREVIEW_IDS:

@@ -89,7 +89,8 @@ def _fact(item: Any, i: int, warnings: list[str]) -> ExtractedFact | None:
     if fact_type not in FACT_TYPES:
         warnings.append(f"{where}: unknown type {item.get('type')!r} coerced to fact")
         fact_type = "fact"
-    return ExtractedFact(content=content, type=fact_type, confidence=_confidence(item.get("confidence"), where, warnings))
+    return ExtractedFact(content=content, type=fact_type,
+                         confidence=_confidence(item.get("confidence"), where, warnings))
 
 
 def _entity(item: Any, i: int, warnings: list[str]) -> ExtractedEntity | None:

@@ -55,7 +55,8 @@ def add_rows_after(conn: apsw.Connection, rid: int) -> None:
 def drifted_agents(conn: apsw.Connection) -> int:
     """Agents whose counted rows differ from their live rows (a cheap check; terms are not recounted)."""
     return int(scalar(conn, "SELECT count(*) FROM ("
-                            "SELECT agent_id, count(*) AS docs FROM memories WHERE is_deleted = 0 GROUP BY agent_id) live "
+                            "SELECT agent_id, count(*) AS docs FROM memories WHERE is_deleted = 0 "
+                            "GROUP BY agent_id) live "
                             "FULL JOIN agent_term_totals t USING (agent_id) "
                             "WHERE coalesce(live.docs, 0) != coalesce(t.docs, 0)") or 0)
 
