@@ -73,8 +73,7 @@ class TraversalConfig(Section):
 
     enabled: bool = True
     # The walk is how the memories of the people and things a query names become candidates: wider
-    # than the spec's 10 x 20 / 50 it lifted R@10 on both generated sets (+0.033 / +0.024; it saturates
-    # at 100 memories; docs/BENCHMARKS.md).
+    # than the spec's 10 x 20 / 50, as measured (docs/decisions.md "A wider walk than the spec").
     max_aspects_per_entity: int = Field(20, ge=1, le=100)
     max_attributes_per_aspect: int = Field(60, ge=1, le=500)
     max_dependency_hops: int = Field(30, ge=0, le=500)
@@ -154,8 +153,7 @@ class BackupConfig(Section):
 class HintsConfig(Section):
     """Prospective indexing (spec "Prospective Indexing (Hints)"): questions a memory would answer,
     generated after the write and searched beside the content (max-merged, never added). On by
-    default, unlike the spec: with the rules provider it lifted LoCoMo-format R@10 0.785 -> 0.800
-    for +1.3 ms of recall at 10k (docs/BENCHMARKS.md, docs/decisions.md)."""
+    default, unlike the spec, for what it adds to recall (docs/decisions.md)."""
 
     enabled: bool = True
     max: int = Field(5, ge=1, le=20, description="hints generated per memory")

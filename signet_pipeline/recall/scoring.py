@@ -63,9 +63,8 @@ def fuse(keyword_ids: list[str], hint_ids: list[str], found_ids: set[str], keywo
 def add_traversal(fused: dict[str, Candidate], trav: Traversal, visible: set[str], cosines: dict[str, float] | None,
                   keyword: Callable[[str], float], rows: dict[str, Row], alpha: float) -> None:
     """Memories only the graph found join as candidates with source `graph`, scored like every
-    other candidate: alpha * cosine + (1 - alpha) * query-word coverage. (The spec blends 70%
-    cosine with 30% structural score; a structural bonus made every memory of a named entity
-    outrank equally similar flat candidates: LoCoMo-format R@5 0.660 vs 0.737 this way.)"""
+    other candidate: alpha * cosine + (1 - alpha) * query-word coverage, not the spec's structural
+    blend, which let every memory of a named entity outrank the answer (docs/decisions.md)."""
     for mid in trav.memory_ids:
         if mid in fused or mid not in visible or mid not in rows:
             continue
