@@ -87,7 +87,7 @@ def hook_remember_route(request: Request, body: RememberRequest, svc: Service,
     return _remember(request, body, svc, who)
 
 
-def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> RecallResult:
+def _recall_route(request: Request, body: RecallRequest, svc: MemoryService) -> RecallResult:
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
@@ -106,7 +106,7 @@ def _recall(request: Request, body: RecallRequest, svc: MemoryService) -> Recall
              responses=errors(408))
 @declare("recall", waits=False)
 def recall_route(request: Request, body: RecallRequest, svc: Service) -> RecallResult:
-    return _recall(request, body, svc)
+    return _recall_route(request, body, svc)
 
 
 @router.get("/api/memory/search", response_model=RecallResult, summary="GET alias of recall", responses=errors(408))
@@ -131,7 +131,7 @@ def search_route(
     if agentId:
         fields["agentId"] = agentId
     body = RecallRequest.model_validate({k: v for k, v in fields.items() if v is not None})
-    return _recall(request, body, svc)
+    return _recall_route(request, body, svc)
 
 
 @router.get("/api/memories", summary="List memories (paginated) with stats")

@@ -17,7 +17,7 @@ from signet_pipeline.graph.navigation import find_entity
 from signet_pipeline.request_rules import NOT_BLANK, STRICT, integer
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import memories as mem_store
-from signet_pipeline.store.graph import navigation as nav_store
+from signet_pipeline.store.graph import tree as tree_store
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.text.entities import canonical_name
 
@@ -98,12 +98,13 @@ def expand(svc: MemoryService, agent_id: str, req: ExpandRequest) -> Expansion:
     with svc.db.read() as conn:
         found = find_entity(conn, agent_id, req.entity)
         walk = traversal.walk(conn, [found["id"]], cfg)
-        rooms = nav_store.aspects(conn, found["id"], limit=cfg.max_aspects_per_entity,
-                                  containing=canonical_name(req.aspect) if req.aspect else None)
-        attributes = {r["id"]: nav_store.aspect_attributes(conn, r["id"], cfg.max_attributes_per_aspect) for r in rooms}
-        constraints = nav_store.constraints(conn, walk.walked or [found["id"]], MAX_CONSTRAINTS)
-        edges = nav_store.dependencies_from(conn, found["id"], min_strength=cfg.min_dependency_strength,
-                                            limit=cfg.max_dependency_hops)
+        rooms = tree_store.aspects(conn, found["id"], limit=cfg.max_aspects_per_entity,
+                                   containing=canonical_name(req.aspect) if req.aspect else None)
+        attributes = {r["id"]: tree_store.aspect_attributes(conn, r["id"], cfg.max_attributes_per_aspect)
+                      for r in rooms}
+        constraints = tree_store.constraints(conn, walk.walked or [found["id"]], MAX_CONSTRAINTS)
+        edges = tree_store.dependencies_from(conn, found["id"], min_strength=cfg.min_dependency_strength,
+                                             limit=cfg.max_dependency_hops)
         reached = walk.memory_ids if req.aspect is None else walk.constraints | {
             a["memory_id"] for rows in attributes.values() for a in rows if a["memory_id"]}
         visible = mem_store.visible_ids(conn, sorted(reached), MemoryFilter(agent_id=agent_id))

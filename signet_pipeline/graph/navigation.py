@@ -13,7 +13,7 @@ from signet_pipeline.graph import views
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import graph as graph_store
 from signet_pipeline.store.db import Row
-from signet_pipeline.store.graph import navigation as nav_store
+from signet_pipeline.store.graph import tree as tree_store
 from signet_pipeline.text.entities import canonical_name
 
 
@@ -23,21 +23,21 @@ def key_name(text: str) -> str:
 
 
 def find_entity(conn: apsw.Connection, agent_id: str, name: str) -> Row:
-    found = nav_store.resolve_entity(conn, agent_id, canonical_name(name)) if canonical_name(name) else None
+    found = tree_store.resolve_entity(conn, agent_id, canonical_name(name)) if canonical_name(name) else None
     if found is None:
         raise NotFound(f"no entity named {name!r}", code="entity_not_found")
     return found
 
 
 def find_aspect(conn: apsw.Connection, entity: Row, name: str) -> Row:
-    found = nav_store.aspect(conn, entity["id"], canonical_name(name))
+    found = tree_store.aspect(conn, entity["id"], canonical_name(name))
     if found is None:
         raise NotFound(f"entity {entity['name']!r} has no aspect {name!r}", code="aspect_not_found")
     return found
 
 
 def summaries(conn: apsw.Connection, entities: list[Row]) -> list[views.EntitySummary]:
-    counted = nav_store.entity_counts(conn, [e["id"] for e in entities])
+    counted = tree_store.entity_counts(conn, [e["id"] for e in entities])
     return [views.EntitySummary(entity=views.entity(e), **views.counts(counted[e["id"]]).model_dump())
             for e in entities]
 
@@ -58,9 +58,9 @@ def entity_detail(svc: MemoryService, agent_id: str, *, name: str | None = None,
     with svc.db.read() as conn:
         if name is not None:
             found = find_entity(conn, agent_id, name)
-        elif (found := nav_store.entity(conn, agent_id, entity_id or "")) is None:
+        elif (found := tree_store.entity(conn, agent_id, entity_id or "")) is None:
             raise NotFound(f"entity {entity_id} not found", code="entity_not_found")
-        row = nav_store.entity_counts(conn, [found["id"]])[found["id"]]
+        row = tree_store.entity_counts(conn, [found["id"]])[found["id"]]
     counts = views.counts(row)
     return views.EntityDetail(entity=views.entity(found), **counts.model_dump(), structuralDensity=counts,
                               incomingDependencyCount=row["incoming"], outgoingDependencyCount=row["outgoing"])
@@ -69,7 +69,7 @@ def entity_detail(svc: MemoryService, agent_id: str, *, name: str | None = None,
 def aspect_list(svc: MemoryService, agent_id: str, entity: str, *, limit: int = 500) -> views.AspectList:
     with svc.db.read() as conn:
         found = find_entity(conn, agent_id, entity)
-        items = [views.aspect_summary(r) for r in nav_store.aspects(conn, found["id"], limit=limit)]
+        items = [views.aspect_summary(r) for r in tree_store.aspects(conn, found["id"], limit=limit)]
     return views.AspectList(entity=views.entity(found), items=items)
 
 
@@ -77,7 +77,7 @@ def group_list(svc: MemoryService, agent_id: str, entity: str, aspect: str, *, l
     with svc.db.read() as conn:
         found = find_entity(conn, agent_id, entity)
         room = find_aspect(conn, found, aspect)
-        items = [views.group(r) for r in nav_store.groups(conn, room["id"], limit=limit)]
+        items = [views.group(r) for r in tree_store.groups(conn, room["id"], limit=limit)]
     return views.GroupList(entity=views.entity(found), aspect=views.aspect(room), items=items)
 
 
@@ -86,7 +86,7 @@ def claim_list(svc: MemoryService, agent_id: str, entity: str, aspect: str, grou
     with svc.db.read() as conn:
         found = find_entity(conn, agent_id, entity)
         room = find_aspect(conn, found, aspect)
-        page = nav_store.claims(conn, room["id"], key_name(group), limit=limit + 1, offset=offset)
+        page = tree_store.claims(conn, room["id"], key_name(group), limit=limit + 1, offset=offset)
     return views.ClaimList(entity=views.entity(found), aspect=views.aspect(room),
                            items=[views.claim(r) for r in page[:limit]], limit=limit, offset=offset,
                            hasMore=len(page) > limit)
@@ -98,8 +98,8 @@ def attribute_list(svc: MemoryService, agent_id: str, entity: str, aspect: str, 
     with svc.db.read() as conn:
         found = find_entity(conn, agent_id, entity)
         room = find_aspect(conn, found, aspect)
-        items = nav_store.claim_attributes(conn, room["id"], key_name(group), key_name(claim), kind=kind,
-                                           status=status, limit=limit, offset=offset)
+        items = tree_store.claim_attributes(conn, room["id"], key_name(group), key_name(claim), kind=kind,
+                                            status=status, limit=limit, offset=offset)
     return views.AttributeList(entity=views.entity(found), aspect=views.aspect(room),
                                items=[views.attribute(r) for r in items], limit=limit, offset=offset)
 
@@ -110,10 +110,10 @@ def tree(svc: MemoryService, agent_id: str, entity: str, *, depth: int, max_aspe
     with svc.db.read() as conn:
         found = find_entity(conn, agent_id, entity)
         items = []
-        for row in nav_store.aspects(conn, found["id"], limit=max_aspects):
+        for row in tree_store.aspects(conn, found["id"], limit=max_aspects):
             groups = []
-            for g in nav_store.groups(conn, row["id"], limit=max_groups) if depth >= 2 else []:
-                claims = nav_store.claims(conn, row["id"], g["group_key"], limit=max_claims) if depth >= 3 else []
+            for g in tree_store.groups(conn, row["id"], limit=max_groups) if depth >= 2 else []:
+                claims = tree_store.claims(conn, row["id"], g["group_key"], limit=max_claims) if depth >= 3 else []
                 groups.append(views.TreeGroup(**views.group(g).model_dump(), claims=[views.claim(c) for c in claims],
                                               claimsHasMore=depth >= 3 and g["claim_count"] > len(claims)))
             items.append(views.TreeAspect(**views.aspect_summary(row).model_dump(), groupCount=row["group_count"],

@@ -1,4 +1,4 @@
-"""SQL for walking one agent's graph step by step (the reference's /api/knowledge/navigation/*):
+"""SQL of one agent's graph as a tree, read a step at a time (the reference's /api/knowledge/navigation/*):
 an entity by name or id, its aspects, the groups (groupKey) and claims (claimKey) inside an
 aspect, the attributes of one claim, constraints and outgoing dependencies. Every read is
 scoped to the agent through the entity, the only table that names it.
