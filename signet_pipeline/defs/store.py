@@ -23,7 +23,7 @@ from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.errors import ConfigError, StoreError
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store import migrate
-from signet_pipeline.timeutil import parse_iso
+from signet_pipeline.timeutil import parse_iso, to_iso
 
 GROUP = "store"
 _NOT_MATERIALIZED = " A table of memories.db, never materialized by Dagster: the lineage shows who writes and reads it."
@@ -87,6 +87,12 @@ def data_days() -> tuple[str, str]:
 MEMORY_DAY, STORE_DAY = data_days()
 MEMORY_DAYS = dg.DailyPartitionsDefinition(start_date=MEMORY_DAY, end_offset=1)
 BACKUP_DAYS = dg.DailyPartitionsDefinition(start_date=(date.fromisoformat(STORE_DAY) - timedelta(1)).isoformat())
+
+
+def selected_days(context: dg.AssetExecutionContext) -> tuple[str, str]:
+    """The run's partition range as [start, end) ISO timestamps in UTC (a range of days is one run)."""
+    window = context.partition_time_window
+    return to_iso(window.start.astimezone(UTC)), to_iso(window.end.astimezone(UTC))
 
 
 def history_backfill(days: dg.PartitionsDefinition = MEMORY_DAYS, **asset_kwargs: Any) -> Callable:

@@ -12,14 +12,13 @@ into runs; a daily schedule recomputes cached projections whose set changed. UMA
 in a request (umap is imported inside the stage, on the first fit).
 """
 
-from datetime import UTC
 
 import dagster as dg
 from pydantic import Field
 
 from signet_pipeline.defs.metadata import bullet_list, table
 from signet_pipeline.defs.resources import SignetStoreResource
-from signet_pipeline.defs.store import EMBEDDINGS, MEMORIES, MEMORY_DAYS, history_backfill
+from signet_pipeline.defs.store import EMBEDDINGS, MEMORIES, MEMORY_DAYS, history_backfill, selected_days
 from signet_pipeline.stages.embedding_refresh import (
     MAX_ROWS,
     TIME_BUDGET_S,
@@ -30,7 +29,6 @@ from signet_pipeline.stages.embedding_refresh import (
 )
 from signet_pipeline.stages.projection import project_store
 from signet_pipeline.store import projections as proj_store
-from signet_pipeline.timeutil import to_iso
 
 GROUP = "embeddings"
 
@@ -108,8 +106,7 @@ def embedding_backfill_over(days: dg.PartitionsDefinition) -> dg.AssetsDefinitio
     )
     def embedding_backfill(context: dg.AssetExecutionContext, config: BackfillConfig,
                            signet: SignetStoreResource) -> dg.MaterializeResult:
-        window = context.partition_time_window
-        start, end = (to_iso(t.astimezone(UTC)) for t in (window.start, window.end))
+        start, end = selected_days(context)
         report = run_backfill(signet.service(), start, end, force=config.force, batch_size=config.batch_size or None)
         _log(context, report)
         return dg.MaterializeResult(metadata={"partition_range": f"{start} .. {end}", "force": config.force,

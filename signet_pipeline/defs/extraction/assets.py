@@ -38,7 +38,7 @@ from signet_pipeline.defs.extraction.results import (
 from signet_pipeline.defs.metadata import bullet_list, latency
 from signet_pipeline.defs.queue.drain import DrainConfig, drain_queue
 from signet_pipeline.defs.resources import LlmResource, SignetStoreResource
-from signet_pipeline.defs.store import MEMORIES, history_backfill
+from signet_pipeline.defs.store import MEMORIES, history_backfill, selected_days
 from signet_pipeline.stages.drain.jobs import JobBatch, in_flight
 from signet_pipeline.stages.extraction.batch import (
     RunTotals,
@@ -52,7 +52,6 @@ from signet_pipeline.stages.hints import enqueue_backfill, run_hint_jobs
 from signet_pipeline.stages.structural import run_structural_jobs
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.queue import EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, JobQueue
-from signet_pipeline.timeutil import to_iso
 
 # The queues this drain works, in order of precedence.
 MEMORY_QUEUES = (EXTRACT, STRUCTURAL_CLASSIFY, PROSPECTIVE_INDEX)
@@ -109,8 +108,7 @@ def reextracted_facts(context: dg.AssetExecutionContext, signet: SignetStoreReso
                       llm: LlmResource) -> dg.MaterializeResult:
     svc = signet.service()
     provider = llm.create(svc.settings)
-    window = context.partition_time_window
-    start, end = (to_iso(t.astimezone(UTC)) for t in (window.start, window.end))
+    start, end = selected_days(context)
     size = svc.settings.pipeline.worker.batch_size
     totals = RunTotals()
     started = datetime.now(UTC)
