@@ -7,7 +7,7 @@ from __future__ import annotations
 from bench import dataset
 from bench.stats import Timer, summary
 from signet_pipeline.models import RecallRequest
-from signet_pipeline.recall.search import RecallOptions, recall
+from signet_pipeline.recall.search import RecallOptions, recall_memories
 from signet_pipeline.service import MemoryService
 
 NO_ACCESS = RecallOptions(track_access=False)  # every mode reads the same rows: keep them identical
@@ -21,14 +21,14 @@ def alternate(services: dict[str, MemoryService], qs: list[dataset.Query], mems:
         for q in qs:
             svc.embed_query(q.text)
         for q in qs[:WARMUP]:
-            recall(svc, RecallRequest(query=q.text), NO_ACCESS)
+            recall_memories(svc, RecallRequest(query=q.text), NO_ACCESS)
     times: dict[str, list[float]] = {mode: [] for mode in services}
     hits = {mode: 0 for mode in services}
     keyword = [q for q in qs if q.kind == "keyword"]
     for q in qs:
         for mode, svc in services.items():
             with Timer() as t:
-                result = recall(svc, RecallRequest(query=q.text), NO_ACCESS)
+                result = recall_memories(svc, RecallRequest(query=q.text), NO_ACCESS)
             times[mode].append(t.ms)
             if q.kind == "keyword":
                 hits[mode] += mems[q.target].content in {h.content for h in result.results}

@@ -24,7 +24,7 @@ from signet_eval import generate, turns
 from signet_pipeline.config import load_settings
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.rules import RulesLlm
-from signet_pipeline.recall.search import RecallOptions, recall
+from signet_pipeline.recall.search import RecallOptions, recall_memories
 from signet_pipeline.service import MemoryService
 from signet_pipeline.stages.extraction import candidates
 from signet_pipeline.stages.extraction.batch import extract_batch, lease_batch, run_jobs
@@ -71,7 +71,7 @@ def compare(svc: MemoryService, jobs: int) -> list[dict]:
             svc.cache_query_vector(lookup.fact.content, vector)
 
     def per_fact() -> list:
-        return [[h for h in recall(svc, RecallRequest(query=lk.fact.content, limit=candidates.CANDIDATES + 1,
+        return [[h for h in recall_memories(svc, RecallRequest(query=lk.fact.content, limit=candidates.CANDIDATES + 1,
                                                       agentId=lk.agent_id), PER_FACT).results
                  if h.id not in lk.exclude][:candidates.CANDIDATES] for lk in lookups]
 

@@ -33,7 +33,7 @@ from signet_eval.harness import drain_through_up
 from signet_eval.server import ApiServer
 from signet_pipeline.config import load_settings
 from signet_pipeline.models import RecallRequest, RememberRequest
-from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.recall.search import SEARCH, recall_memories
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write.remember import remember_many
 
@@ -149,11 +149,11 @@ def main() -> None:
         for kind in kinds:
             mine = [RecallRequest(**body) for k, body in asked if k == kind]
             for req in mine:
-                recall(services["default"], req, SEARCH)
+                recall_memories(services["default"], req, SEARCH)
             for req in mine:
                 for mode, svc in services.items():
                     with Timer() as t:
-                        recall(svc, req, SEARCH)
+                        recall_memories(svc, req, SEARCH)
                     times.setdefault((f"in process, {mode}", kind), []).append(t.ms)
     finally:
         for svc in services.values():

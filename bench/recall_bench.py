@@ -1,9 +1,9 @@
 """In-process recall latency against the floor, for both vector backends.
 
 Modes, each over the whole query set after a short unmeasured warm-up:
-- `cached`: every query vector is put in the service's LRU first (svc.embed_query), so recall()
+- `cached`: every query vector is put in the service's LRU first (svc.embed_query), so recall_memories()
   measures everything but the embedding (checked: the embedder is not called during the pass);
-- `fresh`: the LRU is cleared before each call, so recall() embeds the query (on its worker
+- `fresh`: the LRU is cleared before each call, so recall_memories() embeds the query (on its worker
   thread, in parallel with FTS);
 - `sqlite_vec`: a second MemoryService over the same database with
   search.vector_backend = "sqlite-vec", query vectors cached as in `cached`.
@@ -11,7 +11,7 @@ Ours and the floor run in separate passes over the query set, not interleaved qu
 on a 2-core machine OpenBLAS's worker threads keep spinning for a moment after a matmul, and
 whatever runs next pays for it (a floor matmul right before each recall made recall's
 memory_fts stage ~3x slower for short queries at 100k).
-The time of a recall is the wall-clock time of the recall() call (it includes the stages in
+The time of a recall is the wall-clock time of the recall_memories() call (it includes the stages in
 meta.timings plus result models and access bookkeeping).
 """
 
@@ -27,7 +27,7 @@ from bench.dataset import Memory, Query
 from bench.floor import Floor
 from bench.stats import Timer, summary
 from signet_pipeline.models import RecallRequest, RecallResult
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.service import MemoryService
 
 WARMUP = 20
@@ -110,13 +110,13 @@ def counting_embed_calls(embedder):
 def _timed_recall(svc: MemoryService, text: str) -> tuple[float, RecallResult]:
     req = RecallRequest(query=text)
     with Timer() as t:
-        result = recall(svc, req)
+        result = recall_memories(svc, req)
     return t.ms, result
 
 
 def _warm(svc: MemoryService, queries: list[Query]) -> None:
     for q in queries[:WARMUP]:
-        recall(svc, RecallRequest(query=q.text))
+        recall_memories(svc, RecallRequest(query=q.text))
 
 
 def run(svc: MemoryService, svc_vec: MemoryService, svc_flat: MemoryService, floor: Floor, queries: list[Query],

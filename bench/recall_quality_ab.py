@@ -28,7 +28,7 @@ from signet_eval.harness import K_MAX, _agent, drain_through_up
 from signet_eval.locomo import Sample, load
 from signet_pipeline.config import load_settings
 from signet_pipeline.models import RecallRequest, RememberRequest
-from signet_pipeline.recall.search import SEARCH, RecallOptions, recall
+from signet_pipeline.recall.search import SEARCH, RecallOptions, recall_memories
 from signet_pipeline.service import MemoryService
 from signet_pipeline.write.remember import remember_many
 
@@ -87,7 +87,7 @@ def ask_all(services: dict[str, MemoryService], samples: list[Sample], maps: lis
             for name, svc in services.items():
                 svc.embed_query(q.question)
                 with Timer() as t:
-                    hits = recall(svc, req, ASK).results
+                    hits = recall_memories(svc, req, ASK).results
                 ranked = [by_memory.get(h.id) or by_memory.get(h.source_memory_id or "", []) for h in hits]
                 out[name].append((q, metrics.score(ranked, q.evidence, q.category), ranked, t.ms,
                                   [h.source_memory_id is not None for h in hits]))

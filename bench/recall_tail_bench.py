@@ -12,8 +12,8 @@ In process, with the workspace's settings (plus `--settings`):
    cached, as in the service), the keyword leg (words -> MATCH within the budget, FTS5 over content
    and hints), the graph leg (focal entities, the walk, visibility) and the vector leg (index
    search, id mapping), one after the other;
-2. recall() with the query vector cached: wall time and its stages (meta.timings);
-3. recall() embedding each query (the LRU cleared first);
+2. recall_memories() with the query vector cached: wall time and its stages (meta.timings);
+3. recall_memories() embedding each query (the LRU cleared first);
 4. the floor: bare FTS5 top-50 of every query word (no budget, no join), numpy top-50 over the
    same vectors, one embed_one.
 Keyword hit@10: a keyword query's result list holds its target sentence (or a copy of it: the
@@ -49,7 +49,7 @@ from signet_pipeline.graph.linker import link_memory
 from signet_pipeline.models import RecallRequest
 from signet_pipeline.recall.keywords import keyword_query
 from signet_pipeline.recall.legs import graph_leg, keyword_leg, vector_candidates
-from signet_pipeline.recall.search import build_filter, recall
+from signet_pipeline.recall.search import build_filter, recall_memories
 from signet_pipeline.service import MemoryService
 from signet_pipeline.text.content import normalize_content
 from signet_pipeline.timeutil import now_iso
@@ -124,7 +124,7 @@ def recalls(svc: MemoryService, queries: list[dataset.Query], targets: dict[int,
         if fresh:
             svc._query_cache.clear()
         with Timer() as t:
-            result = recall(svc, RecallRequest(query=q.text, limit=10))
+            result = recall_memories(svc, RecallRequest(query=q.text, limit=10))
         out.add("recall", t.ms)
         for stage in result.meta["timings"]["stages"]:
             out.add(f"  {stage['name']}", stage["durationMs"])
@@ -209,7 +209,7 @@ def main() -> None:
         log("legs alone ...")
         alone = legs_alone(svc, queries, vectors)
         for q in queries[:WARMUP]:
-            recall(svc, RecallRequest(query=q.text))
+            recall_memories(svc, RecallRequest(query=q.text))
         log("recall, query vectors cached ...")
         cached = recalls(svc, queries, targets, fresh=False)
         load.append(os.getloadavg()[0])

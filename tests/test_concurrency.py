@@ -108,7 +108,7 @@ def test_a_second_process_writing_at_the_same_time_loses_nothing(svc):
     assert scalar(svc.db.reader(), "SELECT count(*) FROM memories") == 2 * count
     # vectors written by this process are searchable; rows from the keyword-only process too
     from signet_pipeline.models import RecallRequest
-    from signet_pipeline.recall.search import recall
+    from signet_pipeline.recall.search import recall_memories
 
-    out = recall(svc, RecallRequest(query="another process 17", limit=50))
+    out = recall_memories(svc, RecallRequest(query="another process 17", limit=50))
     assert any(r.content == "from another process 17" for r in out.results)

@@ -7,7 +7,7 @@ from signet_pipeline.models import ExtractedFact, RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.http import OpenAICompatibleLlm
 from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.recall.reads import get_memory, memory_history
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.stages.extraction.batch import (
     batch_for_memories,
     decide_batch,
@@ -61,7 +61,7 @@ def test_controlled_mode_writes_facts_with_provenance_and_audits_every_proposal(
     assert len(skipped) == 1 and skipped[0]["reason"] == "low_fact_confidence"
     meta = skipped[0]["metadata"]
     assert meta["sourceMemoryId"] == source.id and meta["factCount"] == 3 and meta["extractionModel"] == "rules-v1"
-    hit = recall(svc, RecallRequest(query="which database did we decide on", agentId="agent-a")).results[0]
+    hit = recall_memories(svc, RecallRequest(query="which database did we decide on", agentId="agent-a")).results[0]
     assert hit.content == "We decided to use PostgreSQL for Signet." and hit.source_memory_id == source.id
     job = job_store.get(svc.db.reader(), source.jobId)
     assert job["status"] == "completed" and json.loads(job["result"])["created"] == 2
@@ -141,7 +141,7 @@ def test_full_mode_supersedes_the_target_without_deleting_it(make_service):
     assert kept["content"] == CACHE_ON and replacement and kept["version"] == 2
     assert get_memory(svc, replacement)["content"] == "The staging cache is disabled for all regions now."
     assert [e for e in memory_history(svc, old.id, limit=10)["history"] if e["event"] == "superseded"]
-    found = [h.id for h in recall(svc, RecallRequest(query="staging cache regions")).results]
+    found = [h.id for h in recall_memories(svc, RecallRequest(query="staging cache regions")).results]
     family = {replacement, get_memory(svc, replacement)["source_memory_id"]}  # a fact and its source are one result
     assert old.id not in found and family & set(found)
 

@@ -9,7 +9,7 @@ import pytest
 from signet_pipeline.config import EmbeddingConfig
 from signet_pipeline.models import RecallRequest
 from signet_pipeline.providers.embeddings.base import EmbeddingProvider
-from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.recall.search import SEARCH, recall_memories
 
 
 def test_the_shipped_model_loads_and_reads_a_query_unlike_a_passage():
@@ -64,7 +64,7 @@ def test_recall_never_embeds_its_query_with_texts_to_store(make_service, monkeyp
     svc = make_service(embedder_override=model)
     assert svc.embed_behind is not None
     monkeypatch.setattr(svc.embed_behind, "unwritten", lambda agent: {"h1": "note pending about the garage"})
-    recall(svc, RecallRequest(query="where is the garage note?"), SEARCH)
+    recall_memories(svc, RecallRequest(query="where is the garage note?"), SEARCH)
     assert ("query", ["where is the garage note?"]) in model.calls
     assert ("passage", ["note pending about the garage"]) in model.calls
     assert not any(kind == "passage" and "where is the garage note?" in texts for kind, texts in model.calls)

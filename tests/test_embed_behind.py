@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from signet_api.app import create_app
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.embeddings.base import EmbeddingProvider
-from signet_pipeline.recall.search import recall as recall_memories
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.store.db import scalar
 from signet_pipeline.write.remember import remember_many
 

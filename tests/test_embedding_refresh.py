@@ -12,7 +12,7 @@ from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
 from signet_pipeline.errors import ProviderError
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.embeddings.base import EmbeddingProvider
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.service.vectors import MatrixIndex, SqliteVecIndex
 from signet_pipeline.stages.embedding_refresh import run_backfill, run_refresh
 from signet_pipeline.store import analytics as analytics_store
@@ -119,7 +119,7 @@ def test_model_switch_to_another_dimension_leaves_every_memory_findable(make_ser
     assert indexed(new.vector_index()) == 0
     # During the re-embed every memory stays findable by keyword.
     for content in FACTS:
-        hits = recall(new, RecallRequest(query=content, limit=3)).results
+        hits = recall_memories(new, RecallRequest(query=content, limit=3)).results
         assert hits and hits[0].content == content and hits[0].source == "keyword"
 
     report = run_refresh(new, batch_size=5)
@@ -141,7 +141,7 @@ def test_model_switch_to_another_dimension_leaves_every_memory_findable(make_ser
     for content in FACTS:
         assert vector_only_hits(new, matrix, content) == [by_content[content]]
         assert vector_only_hits(new, vec0, content) == [by_content[content]]
-    hit = recall(new, RecallRequest(query="which language is the phone app built with", limit=1)).results[0]
+    hit = recall_memories(new, RecallRequest(query="which language is the phone app built with", limit=1)).results[0]
     assert "Kotlin" in hit.content and hit.source in ("vector", "hybrid")
     assert run_refresh(new).refreshed == 0
 

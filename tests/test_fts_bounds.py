@@ -16,7 +16,7 @@ from signet_pipeline.config import load_settings
 from signet_pipeline.errors import SignetError
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.recall.reads import legacy_search
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import db as db_module
 from signet_pipeline.store.memories import MemoryFilter
@@ -81,7 +81,7 @@ def test_repeated_words_make_one_term_on_every_fts_path(store, matches):
     seen = matches(svc)
     hits = legacy_search(svc, REPEATED, MemoryFilter(), 20)
     assert len(hits) == 20 and all("fox" in h["content"] for h in hits)
-    found = recall(svc, RecallRequest(query=REPEATED, limit=5))
+    found = recall_memories(svc, RecallRequest(query=REPEATED, limit=5))
     assert len(found.results) == 5 and all("fox" in r.content for r in found.results)
     assert seen and set(seen) == {'"fox"'}  # legacy search, recall (content and hints)
 
@@ -104,9 +104,10 @@ def test_legacy_search_leaves_out_frequent_words_above_the_postings_budget(store
 def test_recall_ranks_nothing_by_bm25_when_even_the_rarest_word_is_over_the_budget(store, matches):
     svc = store(search={"ftsPostingsBudget": 1000})
     seen = matches(svc)
-    found = recall(svc, RecallRequest(query="fox trail"))  # each word in ~3,000 rows: BM25 would score them all
+    # each word in ~3,000 rows: BM25 would score them all
+    found = recall_memories(svc, RecallRequest(query="fox trail"))
     assert seen == [] and found.meta["candidates"]["fts"] == 0
-    found = recall(svc, RecallRequest(query="fox quokka"))
+    found = recall_memories(svc, RecallRequest(query="fox quokka"))
     assert set(seen) == {'"quokka"'} and [r.content for r in found.results] == ["A lone quokka waved at the fox"]
     seen.clear()
     assert len(legacy_search(svc, "fox trail", MemoryFilter(), 10)) == 10  # keyword-only search still ranks

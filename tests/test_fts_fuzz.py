@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from signet_pipeline.models import RecallRequest
 from signet_pipeline.recall.reads import legacy_search
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.text.fts_query import build_match, query_tokens
 
@@ -37,7 +37,7 @@ def fuzz_service(tmp_path_factory, embedder):
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=fts_text)
 def test_recall_never_raises_on_fts_syntax(fuzz_service, text):
-    out = recall(fuzz_service, RecallRequest(query=text))
+    out = recall_memories(fuzz_service, RecallRequest(query=text))
     assert out.meta["totalReturned"] == len(out.results)
 
 
@@ -58,7 +58,7 @@ def test_match_expression_is_always_quoted_words(text):
 
 
 def test_operators_in_user_text_are_searched_as_words(fuzz_service):
-    out = recall(fuzz_service, RecallRequest(query='NEAR AND (parentheses)', alpha=0.0))
+    out = recall_memories(fuzz_service, RecallRequest(query='NEAR AND (parentheses)', alpha=0.0))
     assert out.results and "parentheses" in out.results[0].content
 
 

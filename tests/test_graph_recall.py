@@ -7,7 +7,7 @@ from signet_pipeline.graph.traversal import traverse
 from signet_pipeline.models import ExtractedEntity, RecallRequest, RememberRequest
 from signet_pipeline.providers.embeddings.base import NoEmbeddings
 from signet_pipeline.recall.scoring import Candidate
-from signet_pipeline.recall.search import rank, recall
+from signet_pipeline.recall.search import rank, recall_memories
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.write.remember import remember, remember_many
 
@@ -30,17 +30,18 @@ def test_traversal_finds_what_keyword_and_vector_search_miss(make_service, embed
     svc = make_service(**SMALL_POOLS)
     rule = plant(svc)
     # Neither leg's pool holds the rule (the Zephyr notes fill both); the walk Zephyr -> Kafka reaches it.
-    result = recall(svc, RecallRequest(query="Zephyr", limit=2, min_score=0))
+    result = recall_memories(svc, RecallRequest(query="Zephyr", limit=2, min_score=0))
     assert result.meta["candidates"]["graph"] >= 1
     assert result.meta["graph"]["focalEntities"] == 1 and result.meta["graph"]["traversedEntities"] == 2
     assert result.meta["graph"]["constraints"] == 1
     # It competes on the same score as every candidate; where nothing outranks it, it is returned.
     keyword_only = make_service(NoEmbeddings(), **SMALL_POOLS)
-    found = recall(keyword_only, RecallRequest(query="Zephyr", limit=20, min_score=0)).results
+    found = recall_memories(keyword_only, RecallRequest(query="Zephyr", limit=20, min_score=0)).results
     hit = next((h for h in found if h.id == rule), None)
     assert hit is not None and hit.source == "graph"
     flat = make_service(NoEmbeddings(), memory={"pipelineV2": {"traversal": {"enabled": False}}}, **SMALL_POOLS)
-    assert rule not in {h.id for h in recall(flat, RecallRequest(query="Zephyr", limit=20, min_score=0)).results}
+    found = recall_memories(flat, RecallRequest(query="Zephyr", limit=20, min_score=0)).results
+    assert rule not in {h.id for h in found}
 
 
 def test_graph_candidates_leave_at_least_40_percent_of_slots_to_flat_results():
@@ -57,7 +58,8 @@ def test_traversal_respects_visibility(make_service):
     rule = plant(svc)
     with svc.db.write() as conn:
         conn.execute("UPDATE memories SET visibility = 'private', agent_id = 'someone' WHERE id = ?", (rule,))
-    assert rule not in {h.id for h in recall(svc, RecallRequest(query="Zephyr", limit=20, min_score=0)).results}
+    found = recall_memories(svc, RecallRequest(query="Zephyr", limit=20, min_score=0)).results
+    assert rule not in {h.id for h in found}
 
 
 def plant_hub(svc) -> tuple[set[str], set[str]]:
@@ -91,16 +93,16 @@ def test_a_question_naming_a_short_named_speaker_walks_from_them(make_service):
     remember(svc, RememberRequest(content="Gina: I launched my clothing store online.", agentId="a"))
     walk = traverse(svc.db.reader(), "a", "What did Jon open?", None, svc.settings.pipeline.traversal)
     assert walk.memory_ids == jon  # Jon's memories, not Gina's
-    found = recall(svc, RecallRequest(query="What did Jon open?", agentId="a", min_score=0))
+    found = recall_memories(svc, RecallRequest(query="What did Jon open?", agentId="a", min_score=0))
     assert found.meta["graph"]["focalEntities"] == 1
     # Lower case it is a word, not a name: no entity is looked up for it.
-    lowered = recall(svc, RecallRequest(query="what did jon open?", agentId="a", min_score=0))
+    lowered = recall_memories(svc, RecallRequest(query="what did jon open?", agentId="a", min_score=0))
     assert lowered.meta["graph"]["focalEntities"] == 0
 
 
 def test_recall_skips_entities_over_graph_hub_mentions(make_service):
     svc = make_service(NoEmbeddings(), search={"graphHubMentions": 20})
     _, quillon = plant_hub(svc)
-    found = recall(svc, RecallRequest(query="what did Marta say about Quillon", min_score=0))
+    found = recall_memories(svc, RecallRequest(query="what did Marta say about Quillon", min_score=0))
     assert found.meta["graph"]["hubsSkipped"] == 1 and found.meta["graph"]["focalEntities"] == 1
     assert quillon <= {h.id for h in found.results}

@@ -15,7 +15,7 @@ from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.recall import keywords
 from signet_pipeline.recall.keywords import hints_match, keyword_query
 from signet_pipeline.recall.legs import keyword_leg
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.service import doc_freq
 from signet_pipeline.stages.hints import run_hint_jobs
 from signet_pipeline.store import hints as hints_store
@@ -87,7 +87,7 @@ def test_remember_enqueues_hint_jobs_only_when_enabled(make_service):
 
 def keyword_only(svc, query):
     """alpha 0: the score is the keyword score alone (vector-only candidates score 0 and drop)."""
-    return recall(svc, RecallRequest(query=query, alpha=0, limit=5))
+    return recall_memories(svc, RecallRequest(query=query, alpha=0, limit=5))
 
 
 def test_a_query_sharing_words_only_with_a_hint_finds_the_memory(make_service):

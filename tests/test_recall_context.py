@@ -2,7 +2,7 @@
 
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.recall.context import asks_when, says_when
-from signet_pipeline.recall.search import SEARCH, recall
+from signet_pipeline.recall.search import SEARCH, recall_memories
 from signet_pipeline.write.remember import remember, remember_many
 
 TURNS = [
@@ -20,12 +20,13 @@ def converse(svc, agent: str = "pair", session: str | None = None) -> list[str]:
 
 
 def ids(svc, query: str) -> list[str]:
-    return [h.id for h in recall(svc, RecallRequest(query=query, agentId="pair", limit=3, min_score=0), SEARCH).results]
+    req = RecallRequest(query=query, agentId="pair", limit=3, min_score=0)
+    return [h.id for h in recall_memories(svc, req, SEARCH).results]
 
 
 def scores(svc, query: str) -> dict[str, float]:
-    return {h.id: h.score for h in recall(svc, RecallRequest(query=query, agentId="pair", limit=10, min_score=0),
-                                          SEARCH).results}
+    req = RecallRequest(query=query, agentId="pair", limit=10, min_score=0)
+    return {h.id: h.score for h in recall_memories(svc, req, SEARCH).results}
 
 
 def test_the_reply_to_a_matching_question_is_lifted_to_its_question(make_service):
@@ -76,7 +77,7 @@ def test_a_fact_and_its_source_take_one_place(make_service):
                      "who, agent_id, visibility, created_at, updated_at) SELECT 'fact-1', 'Dana works as a nurse.', "
                      "'dana works as a nurse', 'h-fact-1', 'fact', id, 'pipeline-v2', agent_id, visibility, "
                      "created_at, updated_at FROM memories WHERE id = ?", (source.id,))
-    found = [h.id for h in recall(svc, RecallRequest(query="Dana nurse", limit=5, min_score=0)).results]
+    found = [h.id for h in recall_memories(svc, RecallRequest(query="Dana nurse", limit=5, min_score=0)).results]
     assert len({source.id, "fact-1"} & set(found)) == 1
 
 
@@ -87,9 +88,11 @@ def test_a_fact_sharing_no_word_with_the_question_leaves_its_place_to_the_source
     with svc.db.write() as conn:  # as the pipeline derives it (its vector written like any memory's)
         conn.execute("UPDATE memories SET source_memory_id = ?, type = 'fact', who = 'pipeline-v2' WHERE id = ?",
                      (source.id, fact.id))
-    found = [h.id for h in recall(svc, RecallRequest(query="hospital job", limit=5, min_score=0), SEARCH).results]
+    found = [h.id for h in recall_memories(svc, RecallRequest(query="hospital job", limit=5, min_score=0),
+                                           SEARCH).results]
     assert fact.id not in found and source.id in found  # by meaning alone: the source speaks for it
-    found = [h.id for h in recall(svc, RecallRequest(query="Dana nurse", limit=5, min_score=0), SEARCH).results]
+    found = [h.id for h in recall_memories(svc, RecallRequest(query="Dana nurse", limit=5, min_score=0),
+                                           SEARCH).results]
     assert len({source.id, fact.id} & set(found)) == 1  # sharing words: the family's best stands for it
 
 

@@ -10,7 +10,7 @@ from signet_pipeline.config_sections import RetentionConfig
 from signet_pipeline.defs.maintenance.assets import retention_sweep
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.models import RecallRequest, RememberRequest
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.stages.retention import sweep
 from signet_pipeline.store import embeddings as emb_store
 from signet_pipeline.store import history as history_store
@@ -71,7 +71,7 @@ def test_each_step_purges_only_rows_past_its_window(svc):
     assert {r[0] for r in q(svc, "SELECT id FROM memories WHERE id IN (?, ?, ?)", old, recent, shared)} == {recent}
     # The old tombstone's vector went; the shared one stays for the other agent's live copy.
     assert q(svc, "SELECT count(*) FROM embeddings")[0][0] == before_vectors - 1
-    hit = recall(svc, RecallRequest(query="staging cluster spot instances", agentId="other")).results[0]
+    hit = recall_memories(svc, RecallRequest(query="staging cluster spot instances", agentId="other")).results[0]
     assert hit.agent_id == "other"
     # Graph: the old memory's entities lost their only mention and are gone; the recent one's stay.
     names = {r[0] for r in q(svc, "SELECT canonical_name FROM entities")}

@@ -1,7 +1,7 @@
 """Selective filters must not lose matches that rank below the first cut of either leg."""
 
 from signet_pipeline.models import RecallRequest, RememberRequest
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.write.remember import remember_many
@@ -18,7 +18,7 @@ def test_filtered_matches_below_the_first_cut_are_still_found(svc):
     assert len(hits) == 2
     assert len(mem_store.fts_search(conn, '"alpha"', MemoryFilter(), 10)) == 10
     # both legs through recall
-    out = recall(svc, RecallRequest(query="alpha", who="bob", limit=10))
+    out = recall_memories(svc, RecallRequest(query="alpha", who="bob", limit=10))
     assert len(out.results) == 2 and all(r.who == "bob" for r in out.results)
-    out = recall(svc, RecallRequest(query="a buried footnote", who="alice", limit=5, alpha=1.0))
+    out = recall_memories(svc, RecallRequest(query="a buried footnote", who="alice", limit=5, alpha=1.0))
     assert len(out.results) == 5 and all(r.who == "alice" for r in out.results)

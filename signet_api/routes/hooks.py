@@ -16,7 +16,7 @@ from signet_api.deps import actor, project_scope, reading_agent, recall_options,
 from signet_api.openapi import errors
 from signet_api.route_props import declare
 from signet_pipeline.models import RecallResult, RememberResult
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoint_extract, hooks, prompt_hooks, registry, skill_invocations
 from signet_pipeline.sessions.checkpoint_extract import CheckpointExtractRequest, CheckpointExtractResult
@@ -179,4 +179,4 @@ def hook_recall_route(request: Request, body: HookRecallRequest, svc: Service) -
     body.agent_id = reading_agent(request, body.agent_id if "agent_id" in body.model_fields_set else None)
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
-    return recall(svc, body, recall_options(request))
+    return recall_memories(svc, body, recall_options(request))

@@ -16,7 +16,7 @@ from signet_pipeline.errors import Forbidden
 from signet_pipeline.models import RecallRequest, RecallResult, RememberRequest, RememberResult
 from signet_pipeline.recall import reads, search_log
 from signet_pipeline.recall.reads import JobView
-from signet_pipeline.recall.search import recall
+from signet_pipeline.recall.search import recall_memories
 from signet_pipeline.request_rules import SAFE_INTEGERS, Timestamp
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store.memories import MemoryFilter
@@ -92,7 +92,7 @@ def _recall_route(request: Request, body: RecallRequest, svc: MemoryService) -> 
     if not body.session_key and request.headers.get("x-signet-session-key"):
         body.session_key = request.headers["x-signet-session-key"]
     started = time.perf_counter()
-    result = recall(svc, body, recall_options(request))
+    result = recall_memories(svc, body, recall_options(request))
     if telemetry.active():
         kind = "temporal" if result.meta.get("temporal") else "aggregate" if result.aggregate else result.method
         telemetry.record(RecallPerformed(type=kind, results=len(result.results), latencyMs=_ms_since(started)))

@@ -24,7 +24,7 @@ from signet_pipeline.mutations.models import (
     ModifyRequest,
     MutationResult,
 )
-from signet_pipeline.recall.search import RecallOptions, recall
+from signet_pipeline.recall.search import RecallOptions, recall_memories
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.db import Row
@@ -83,7 +83,7 @@ def _selected(svc: MemoryService, req: ForgetRequest, agent_id: str,
         visible = mem_store.visible_ids(conn, list(found), MemoryFilter(agent_id=agent_id, include_superseded=True))
         return [(found[i], 1.0) for i in dict.fromkeys(req.ids) if i in visible]
     if req.query:
-        result = recall(svc, RecallRequest(query=req.query, agentId=agent_id, type=req.type, tags=req.tags,
+        result = recall_memories(svc, RecallRequest(query=req.query, agentId=agent_id, type=req.type, tags=req.tags,
                                            who=req.who, since=req.since, until=req.until, limit=req.limit,
                                            project=project_scope),
                         RecallOptions(track_access=False))

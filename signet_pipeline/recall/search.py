@@ -116,7 +116,7 @@ class Gathered:
     rows: dict[str, Row]
 
 
-def recall(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
+def recall_memories(svc: MemoryService, req: RecallRequest, options: RecallOptions = RecallOptions()) -> RecallResult:
     with svc.reads_first.reading():  # writes in this process pause for it, briefly (service/reads_first.py)
         return _recall(svc, req, options)
 

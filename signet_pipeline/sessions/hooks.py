@@ -27,7 +27,7 @@ from signet_pipeline.graph.traversal import Traversal, traverse
 from signet_pipeline.limits import TranscriptText
 from signet_pipeline.models import MAX_PROJECT_CHARS, RecallHit, RecallRequest, Visibility
 from signet_pipeline.providers.local_files import LocalFiles
-from signet_pipeline.recall.search import RecallOptions, recall
+from signet_pipeline.recall.search import RecallOptions, recall_memories
 from signet_pipeline.recall.session_context import Ledger
 from signet_pipeline.request_rules import NOT_BLANK, STRICT, required_in_schema
 from signet_pipeline.service import MemoryService
@@ -214,7 +214,7 @@ def context_recall(svc: MemoryService, req: RecallRequest, options: RecallOption
     """What recall finds for a hook's context, or nothing when the search ran past its time limit:
     a harness is better served by a smaller injection now than by an error in its session."""
     try:
-        return recall(svc, req, options).results
+        return recall_memories(svc, req, options).results
     except QueryTimeout as exc:
         log.warning("hook context recall skipped: %s", exc.message)
         return []
