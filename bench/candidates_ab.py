@@ -5,8 +5,8 @@ BM25 postings budgets, on two independently generated inputs.
     .venv/bin/python -m bench.candidates_ab                      # ~4 min
     .venv/bin/python -m bench.candidates_ab --memories 8000 --drained 4000
 
-Per input: --memories turns remembered in process (real-length turns of signet_eval.turns, ten
-agents; LoCoMo-format turns of signet_eval.generate), the first --drained extract jobs done so the
+Per input: --memories turns remembered in process (real-length turns of evalsets.turns, ten
+agents; LoCoMo-format turns of evalsets.generate), the first --drained extract jobs done so the
 store holds derived facts, then the next --jobs jobs' facts searched both ways. Reported: wall and
 CPU ms per fact, and against the per-fact recall, how many facts get the same top 5 and the same
 rules decision (action and target): what the search is for.
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from bench.report import machine, machine_lines
-from signet_eval import generate, turns
+from evalsets import generate, turns
 from signet_pipeline.config import load_settings
 from signet_pipeline.models import RecallRequest, RememberRequest
 from signet_pipeline.providers.llm.rules import RulesLlm
@@ -107,8 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--jobs", type=int, default=400, help="extract jobs whose facts are searched both ways")
     args = p.parse_args(argv)
     budget = candidates.POSTINGS_BUDGET
-    inputs = {"real-length turns (signet_eval.turns, seed 5)": turns.remember_bodies(args.memories, 5),
-              "LoCoMo-format turns (signet_eval.generate, seed 11)": generate.remember_bodies(args.memories, 11)}
+    inputs = {"real-length turns (evalsets.turns, seed 5)": turns.remember_bodies(args.memories, 5),
+              "LoCoMo-format turns (evalsets.generate, seed 11)": generate.remember_bodies(args.memories, 11)}
     lines = ["| input | search | facts | ms/fact | CPU ms/fact | same top 5 | same decision |",
              "|---|---|---:|---:|---:|---:|---:|"]
     for name, bodies in inputs.items():

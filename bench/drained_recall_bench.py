@@ -5,7 +5,7 @@
     .venv/bin/python -m bench.drained_recall_bench --turns 20000 --queries 500
     .venv/bin/python -m bench.drained_recall_bench --mode store-stats=SIGNET_SEARCH__AGENT_TERM_STATS=false
 
-The store (bench/.data/drained-<turns>, kept for the next run): real-length turns of signet_eval.turns
+The store (bench/.data/drained-<turns>, kept for the next run): real-length turns of evalsets.turns
 (seed 5, ten conversations, one private agent each) remembered in process, then drained through
 `signet up` (API + Dagster: extraction, decisions, graph, hints) until no job is pending. Queries: the
 first eight words of randomly chosen turns, asked as their conversation's agent, and (a third as many
@@ -28,7 +28,7 @@ from pathlib import Path
 import httpx
 
 from bench.stats import Timer, summary
-from signet_eval import turns
+from evalsets import turns
 from signet_eval.harness import drain_through_up
 from signet_eval.server import ApiServer
 from signet_pipeline.config import load_settings

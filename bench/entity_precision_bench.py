@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.entity_precision_bench [--sample a|b] [--conversation] [--show]
 
-Each turn of a labelled sample (signet_eval/entity_sample.py, or `--sample b`: entity_sample_b.py)
+Each turn of a labelled sample (evalsets/entity_sample.py, or `--sample b`: entity_sample_b.py)
 goes through what the linker does at remember time (graph/linker.py: the speaker label, then every
 sentence's names), through the service's remember on a real store, and the entity types it writes.
 Precision: the names found that a person would name; recall: the labelled names found (the linker
@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from bench.report import markdown
-from signet_eval import entity_sample, entity_sample_b
+from evalsets import entity_sample, entity_sample_b
 from signet_pipeline.config import load_settings
 from signet_pipeline.models import RememberRequest
 from signet_pipeline.service import MemoryService
@@ -35,7 +35,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", action="store_true", help="print every wrong and missed name")
     parser.add_argument("--sample", choices=["a", "b"], default="a",
-                        help="a: signet_eval/entity_sample.py; b: entity_sample_b.py, "
+                        help="a: evalsets/entity_sample.py; b: entity_sample_b.py, "
                              "written apart from a and the rules")
     parser.add_argument("--conversation", action="store_true",
                         help="the sample's turns in order as one agent (a name met before is known), "

@@ -9,8 +9,8 @@ the pipeline against a model 300 ms away.
 
 The memories are conversation turns, remembered as the LoCoMo harness does: "Speaker: text", the
 session's time, one private agent per conversation. `--turns real-length` (default): turns as long
-as real ones (signet_eval.turns: ~23 words, most of two or three clauses, `--agents` conversations
-interleaved in time); `--turns locomo`: the shorter turns of signet_eval.generate.
+as real ones (evalsets.turns: ~23 words, most of two or three clauses, `--agents` conversations
+interleaved in time); `--turns locomo`: the shorter turns of evalsets.generate.
 1. Floor, in process: the memories remembered one by one through the service (no HTTP), then every
    queue drained in this process with the same stages in the drain run's order (extract first,
    then structural, then hints) until empty.
@@ -47,7 +47,7 @@ import httpx
 from bench import dagster_runs, drain_timeline
 from bench.report import machine, machine_lines
 from bench.stats import summary
-from signet_eval import generate, turns
+from evalsets import generate, turns
 from signet_eval.server import ApiServer
 from signet_pipeline.config import DB_RELATIVE_PATH, load_settings
 from signet_pipeline.models import RememberRequest
@@ -338,7 +338,7 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--memories", type=int, default=6000, help="backlog size (default 6000)")
     p.add_argument("--turns", choices=["real-length", "locomo"], default="real-length",
-                   help="real-length: signet_eval.turns (default); locomo: the shorter signet_eval.generate turns")
+                   help="real-length: evalsets.turns (default); locomo: the shorter evalsets.generate turns")
     p.add_argument("--agents", type=int, default=10, help="conversations (one agent each) of real-length turns (10)")
     p.add_argument("--idle", type=int, default=8, help="memories sent one at a time to an idle service (default 8)")
     p.add_argument("--llm-latency-ms", type=int, default=300, help="fake LLM latency per call (default 300)")

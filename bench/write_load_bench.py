@@ -28,7 +28,7 @@ import httpx
 
 from bench.report import machine, machine_lines, markdown
 from bench.stats import summary
-from signet_eval.generate import remember_bodies
+from evalsets.generate import remember_bodies
 from signet_eval.server import ApiServer
 from signet_pipeline.config import DB_RELATIVE_PATH
 

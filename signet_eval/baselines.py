@@ -36,7 +36,8 @@ class TurnIndex:
         match = build_match(query)
         if not match:
             return {}
-        hits = list(self.conn.execute("SELECT rowid, bm25(t) FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT ?", (match, k)))
+        hits = list(self.conn.execute("SELECT rowid, bm25(t) FROM t WHERE t MATCH ? ORDER BY bm25(t) LIMIT ?",
+                                      (match, k)))
         best = min((raw for _, raw in hits), default=0.0)
         return {row: (raw / best if best < 0 else 1.0) for row, raw in hits}
 

@@ -173,8 +173,8 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
 
     results = {**{name: metrics.aggregate(s) for name, s in ours.items()},
                **{m: metrics.aggregate(s) for m, s in base.items()}}
-    latency = {"client_p50_ms": float(np.percentile(walls, 50)), "client_p95_ms": float(np.percentile(walls, 95)),
-               "server_p50_ms": float(np.percentile(server_ms, 50)), "server_p95_ms": float(np.percentile(server_ms, 95))}
+    latency = {f"{side}_p{q}_ms": float(np.percentile(values, q))
+               for side, values in (("client", walls), ("server", server_ms)) for q in (50, 95)}
     report = {"file": str(file), "url": url if server is None else "(local signet serve)", "alpha": alpha,
               "ingest_s": round(ingest_s, 1), "latency": latency, "results": results}
     log("\n" + metrics.table(results))

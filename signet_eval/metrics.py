@@ -49,8 +49,8 @@ def aggregate(scored: list[Scored]) -> dict[str, dict[str, float]]:
 def table(results: dict[str, dict[str, dict[str, float]]]) -> str:
     """One block per category, one line per method; the last column is R@10 / the blend's."""
     order = ["overall", *CATEGORIES.values()]
-    head = f"{'category':<12} {'method':<14} {'n':>5} " + " ".join(f"{c:>7}" for c in
-                                                                  ("R@5", "R@10", "R@25", "all@10", "any@10")) + "  vs blend"
+    columns = ("R@5", "R@10", "R@25", "all@10", "any@10")
+    head = f"{'category':<12} {'method':<14} {'n':>5} " + " ".join(f"{c:>7}" for c in columns) + "  vs blend"
     lines = [head, "-" * len(head)]
     for cat in order:
         base = results.get("blend", {}).get(cat, {}).get("R@10")

@@ -16,7 +16,7 @@ import httpx
 import pytest
 
 from bench.dagster_runs import runs
-from signet_eval.generate import remember_bodies
+from evalsets.generate import remember_bodies
 from signet_eval.server import ApiServer
 from signet_pipeline.config import DB_RELATIVE_PATH
 

@@ -96,7 +96,8 @@ FENCE = re.compile(r"^[ \t]*(```|~~~)")
 LINK = re.compile(r"\[[^\]]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 REFERENCE_LINK = re.compile(r"^\s*\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.MULTILINE)
 CODE_SPAN = re.compile(r"`([^`\n]+)`")
-REPO_PATH = re.compile(r"^(?:signet_pipeline|signet_api|signet_cli|signet_sdk|signet_eval|bench|tests|scripts|docs)/"
+REPO_PATH = re.compile(r"^(?:signet_pipeline|signet_api|signet_cli|signet_sdk|signet_eval|evalsets|bench|tests|scripts"
+                       r"|docs)/"
                        r"[\w./-]*$")
 
 

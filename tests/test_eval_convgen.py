@@ -1,4 +1,4 @@
-"""The second LoCoMo-format generator (signet_eval.convgen): loadable, deterministic, with
+"""The second LoCoMo-format generator (evalsets.convgen): loadable, deterministic, with
 evidence that exists, every category, real multi-hop and paraphrase, and the expected size."""
 
 import json
@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from signet_eval.convgen.__main__ import main
+from evalsets.convgen.__main__ import main
 from signet_eval.locomo import load
 
 SEEDS = (13, 7)

@@ -44,7 +44,7 @@ def test_end_to_end_through_the_rest_api(tmp_path):
 
 
 def test_generated_data_is_deterministic_valid_and_loadable(tmp_path):
-    from signet_eval.generate import generate
+    from evalsets.generate import generate
     from signet_eval.locomo import parse_sample
 
     first, second = generate(3, 2), generate(3, 2)
@@ -60,8 +60,8 @@ def test_generated_data_is_deterministic_valid_and_loadable(tmp_path):
 
 
 def test_generator_self_check_catches_broken_evidence():
-    from signet_eval.generate import generate
-    from signet_eval.generate.check import self_check
+    from evalsets.generate import generate
+    from evalsets.generate.check import self_check
 
     data = generate(5, 1)
     assert self_check(data) == []

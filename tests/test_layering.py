@@ -213,3 +213,22 @@ def test_every_defs_package_says_what_it_holds():
     bare = [str(p.relative_to(ROOT.parent)) for p in (ROOT / "defs").rglob("__init__.py")
             if not ast.get_docstring(ast.parse(p.read_text()))]
     assert bare == []
+
+
+def test_installed_packages_never_import_what_is_not_installed():
+    """The wheel ships pyproject's `packages`; evalsets/, bench/ and tests/ stay in the checkout."""
+    import tomllib
+
+    project = Path(__file__).resolve().parent.parent
+    config = tomllib.loads((project / "pyproject.toml").read_text())
+    shipped = config["tool"]["hatch"]["build"]["targets"]["wheel"]["packages"]
+    assert "evalsets" not in shipped and "signet_eval" in shipped
+    offending = []
+    for package in shipped:
+        for path in (project / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text())):
+                names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                         else [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+                offending += [f"{path.relative_to(project)}: {n}" for n in names
+                              if n.split(".")[0] in {"evalsets", "bench", "tests"}]
+    assert offending == []

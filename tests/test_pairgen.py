@@ -8,8 +8,8 @@ from collections import Counter
 
 import pytest
 
+from evalsets.pairgen import dumps, generate, write
 from signet_eval.locomo import load
-from signet_eval.pairgen import dumps, generate, write
 
 SEED = 7
 

@@ -9,9 +9,9 @@ from datetime import datetime
 
 import pytest
 
-from signet_eval import personagen
-from signet_eval.personagen.__main__ import main
-from signet_eval.personagen.quality import copy_answerable, single_turn_coverage
+from evalsets import personagen
+from evalsets.personagen.__main__ import main
+from evalsets.personagen.quality import copy_answerable, single_turn_coverage
 
 MONTHS = "January February March April May June July August September October November December".split()
 

@@ -1,9 +1,9 @@
-"""signet_eval/turns.py: conversational turns as long as real ones, for the pipeline benchmark."""
+"""evalsets/turns.py: conversational turns as long as real ones, for the pipeline benchmark."""
 
 from collections import Counter
 
-from signet_eval import turn_pools
-from signet_eval.turns import remember_bodies, stats, turns
+from evalsets import turn_pools
+from evalsets.turns import remember_bodies, stats, turns
 from signet_pipeline.text.entities import sentences
 
 

@@ -1,15 +1,15 @@
-"""`python -m signet_eval.convgen --seed 13 --conversations 10 --out FILE`: write a LoCoMo
+"""`python -m evalsets.convgen --seed 13 --conversations 10 --out FILE`: write a LoCoMo
 JSON file and print a one-line summary."""
 
 from __future__ import annotations
 
 import argparse
 
-from signet_eval.convgen import generate, summary, write
+from evalsets.convgen import generate, summary, write
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m signet_eval.convgen", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m evalsets.convgen", description=__doc__)
     parser.add_argument("--seed", type=int, default=13)
     parser.add_argument("--conversations", type=int, default=10)
     parser.add_argument("--out", required=True, help="the LoCoMo JSON file to write")

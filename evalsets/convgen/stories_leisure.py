@@ -4,9 +4,9 @@ project, and two stories about the third person one speaker keeps mentioning."""
 
 from __future__ import annotations
 
-from signet_eval.convgen import pools
-from signet_eval.convgen.model import NM, Ctx, Line, Story
-from signet_eval.convgen.style import reaction
+from evalsets.convgen import pools
+from evalsets.convgen.model import NM, Ctx, Line, Story
+from evalsets.convgen.style import reaction
 
 TRIP_DOINGS = ("did a cooking class and ate far too much street food", "hiked up to a viewpoint at sunrise",
                "spent a whole day in a bathhouse", "rented bikes and got lost on purpose",

@@ -1,4 +1,4 @@
-"""CLI: python -m signet_eval.generate --seed 7 --conversations 10 --out PATH.json"""
+"""CLI: python -m evalsets.generate --seed 7 --conversations 10 --out PATH.json"""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from .check import grounding_warnings, self_check, stats
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m signet_eval.generate", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m evalsets.generate", description=__doc__)
     ap.add_argument("--seed", type=int, default=7)
     ap.add_argument("--conversations", type=int, default=10)
     ap.add_argument("--out", required=True, help="output JSON path")

@@ -9,7 +9,7 @@ import json
 import random
 from pathlib import Path
 
-from signet_eval.convgen.assemble import conversation
+from evalsets.convgen.assemble import conversation
 
 CATEGORY_NAMES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from signet_eval.convgen import (
+from evalsets.convgen import (
     chatter,
     dates,
     pools,
@@ -17,7 +17,7 @@ from signet_eval.convgen import (
     stories_work,
     style,
 )
-from signet_eval.convgen.model import QA, Ctx, Line, Person, Story, Third
+from evalsets.convgen.model import QA, Ctx, Line, Person, Story, Third
 
 StoryFn = Callable[[Ctx, str], "Story | None"]
 SPEAKER_STORIES: dict[str, StoryFn] = {

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 import re
 
-from signet_eval.convgen.model import Style
+from evalsets.convgen.model import Style
 
 STYLES: tuple[Style, ...] = (
     Style(lower=0.02, emoji=0.05, typo=0.0, ramble=0.8),   # writes in full sentences

@@ -6,9 +6,9 @@ asks about."""
 
 from __future__ import annotations
 
-from signet_eval.convgen import pools
-from signet_eval.convgen.dates import WEEKDAYS
-from signet_eval.convgen.model import Ctx, Line, Story
+from evalsets.convgen import pools
+from evalsets.convgen.dates import WEEKDAYS
+from evalsets.convgen.model import Ctx, Line, Story
 
 EVERYDAY: tuple[tuple[str, ...], ...] = (
     ("it has not stopped raining here all week", "same, my shoes are permanently damp", "we need a holiday somewhere dry"),

@@ -1,4 +1,4 @@
-"""python -m signet_eval.pairgen --seed N --conversations K --out FILE.json"""
+"""python -m evalsets.pairgen --seed N --conversations K --out FILE.json"""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from . import write
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m signet_eval.pairgen",
+    parser = argparse.ArgumentParser(prog="python -m evalsets.pairgen",
                                      description="Write LoCoMo-format two-person conversations with cross-speaker QA.")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--conversations", type=int, default=10)

@@ -1,6 +1,6 @@
 """Deterministic generator of retrieval-evaluation data in the LoCoMo JSON format.
 
-    python -m signet_eval.generate --seed 7 --conversations 10 --out data.json
+    python -m evalsets.generate --seed 7 --conversations 10 --out data.json
 
 Each sample is a two-person chat over 8-15 sessions of 12-25 turns, days to weeks apart
 (`session_<n>_date_time` like "1:56 pm on 8 May, 2023"), plus 45-75 questions.

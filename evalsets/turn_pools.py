@@ -1,4 +1,4 @@
-"""Word pools and clause templates for signet_eval.turns: people talking about their lives, work and
+"""Word pools and clause templates for evalsets.turns: people talking about their lives, work and
 plans. Written for this generator alone (not shared with generate/ or convgen/), so a pipeline
 gain measured on these turns is not a gain on the evaluation sets' wording.
 

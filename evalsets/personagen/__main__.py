@@ -1,4 +1,4 @@
-"""python -m signet_eval.personagen --seed 29 --conversations 10 --out FILE"""
+"""python -m evalsets.personagen --seed 29 --conversations 10 --out FILE"""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from . import generate, summary, write
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m signet_eval.personagen",
+    parser = argparse.ArgumentParser(prog="python -m evalsets.personagen",
                                      description="Generate LoCoMo-format conversations from simulated lives.")
     parser.add_argument("--seed", type=int, default=29)
     parser.add_argument("--conversations", type=int, default=10)

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import TypeVar
 
-from signet_eval.convgen import dates
-from signet_eval.convgen.dates import When
-from signet_eval.convgen.pools import NAMES, City, Job
+from evalsets.convgen import dates
+from evalsets.convgen.dates import When
+from evalsets.convgen.pools import NAMES, City, Job
 
 NM = "Not mentioned in the conversation"
 T = TypeVar("T")

@@ -4,10 +4,10 @@ it go?"), one's ordinary job, a work project that gets renamed and launches, a d
 
 from __future__ import annotations
 
-from signet_eval.convgen import dates, pools
-from signet_eval.convgen.dates import When, day_text
-from signet_eval.convgen.model import NM, Ctx, Line, Story
-from signet_eval.convgen.style import reaction
+from evalsets.convgen import dates, pools
+from evalsets.convgen.dates import When, day_text
+from evalsets.convgen.model import NM, Ctx, Line, Story
+from evalsets.convgen.style import reaction
 
 
 def job_change(ctx: Ctx, o: str) -> Story | None:

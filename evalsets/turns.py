@@ -2,7 +2,7 @@
 --turns real-length`): pairs of people talking about their lives, work and plans over many
 sessions, one private agent per conversation.
 
-    .venv/bin/python -m signet_eval.turns --seed 5 --turns 6000 --conversations 10 --out turns.json
+    .venv/bin/python -m evalsets.turns --seed 5 --turns 6000 --conversations 10 --out turns.json
 
 Why a third generator: the LoCoMo-format sets (generate/, convgen/) are built for retrieval
 questions, and their turns are short (8.5 words on average for generate/). Held-out real turns
@@ -34,7 +34,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from random import Random
 
-from signet_eval import turn_pools as pools
+from evalsets import turn_pools as pools
 from signet_pipeline.timeutil import to_iso
 
 MIN_WORDS, MAX_WORDS = 8, 60
@@ -241,7 +241,7 @@ def stats(found: list[Turn]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m signet_eval.turns", description=__doc__,
+    p = argparse.ArgumentParser(prog="python -m evalsets.turns", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--seed", type=int, default=5)
     p.add_argument("--turns", type=int, default=6000)

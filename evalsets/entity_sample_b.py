@@ -12,7 +12,7 @@ characters are not.
 
 from __future__ import annotations
 
-from signet_eval.entity_sample import Turn, _t
+from evalsets.entity_sample import Turn, _t
 
 SAMPLE: list[Turn] = [
     # Pair 1: university friends catching up

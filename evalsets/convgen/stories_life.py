@@ -5,9 +5,9 @@ Questions are worded apart from the lines (paraphrase) unless a name has to be s
 
 from __future__ import annotations
 
-from signet_eval.convgen import pools
-from signet_eval.convgen.model import NM, Ctx, Line, Story
-from signet_eval.convgen.style import reaction
+from evalsets.convgen import pools
+from evalsets.convgen.model import NM, Ctx, Line, Story
+from evalsets.convgen.style import reaction
 
 
 def pet(ctx: Ctx, o: str) -> Story | None:
