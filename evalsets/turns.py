@@ -1,25 +1,11 @@
 """Conversational turns as long as real ones, for the pipeline benchmark (`bench.pipeline_bench
---turns real-length`): pairs of people talking about their lives, work and plans over many
-sessions, one private agent per conversation.
+--turns real-length`): pairs of people with changing lives, talking over many sessions, one private
+agent per conversation, all conversations interleaved by time.
 
     .venv/bin/python -m evalsets.turns --seed 5 --turns 6000 --conversations 10 --out turns.json
 
-Why a third generator: the LoCoMo-format sets (generate/, convgen/) are built for retrieval
-questions, and their turns are short (8.5 words on average for generate/). Held-out real turns
-average ~23 words, many with two or three clauses, and cost the pipeline 3.2 jobs per memory
-against 1.9: a throughput figure on short turns says little about real ones.
-
-A turn is one act of its speaker: sharing news (sentences of one to three clauses joined by
-"and", "but", "because", "so"), asking (a statement or a reaction, then a question) or reacting
-(a reaction, then something of their own). Its length is drawn first (log-normal, clipped to 8..60
-words) and sentences are added until it is reached. Each speaker has a life (job, employer, city,
-relatives, friends, a pet, a hobby, a project at work) that the clauses draw on, so names and
-topics recur across sessions the way they do in a real chat; now and then it changes (a new job,
-a move, a pet, a hobby) and later turns use the new value, so facts get restated, refined and
-contradicted. Sessions are 8 to 24 turns, one to nine days apart. The turns of all conversations
-are interleaved by time, as ten agents writing at once would send them.
-
-Deterministic: everything is drawn from one random.Random(seed); no clock, no set iteration.
+The LoCoMo-format generators' turns are short and give fewer jobs per memory, so a throughput measured
+on them says little about real chat (figures: docs/BENCHMARKS.md). Deterministic: one Random(seed).
 """
 
 from __future__ import annotations
@@ -29,21 +15,24 @@ import json
 import math
 import statistics
 import string
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from random import Random
+from typing import TypeVar
 
 from evalsets import turn_pools as pools
 from signet_pipeline.timeutil import to_iso
 
 MIN_WORDS, MAX_WORDS = 8, 60
-MEDIAN_WORDS, SPREAD = 19, 0.5  # log-normal length target: mean ~23 words once sentences overshoot it
+MEDIAN_WORDS, SPREAD = 19, 0.5  # log-normal length target; whole sentences overshoot it, so the mean ends higher
 AREAS = {"work": 3, "family": 2, "home": 2, "health": 1, "leisure": 3, "plans": 2}
 CLAUSE_COUNTS = {1: 0.45, 2: 0.4, 3: 0.15}  # clauses per sentence
 ACTS = {"share": 0.55, "ask": 0.2, "react": 0.25}
 CHANGE_CHANCE = 0.06  # per speaker and session: a new job, a move, a pet, a hobby
 _FORMATTER = string.Formatter()
+K = TypeVar("K")
 
 
 @dataclass
@@ -114,7 +103,7 @@ def fill(template: str, me: Life, you: Life, rng: Random) -> str:
     return template.format(**values)
 
 
-def _pick(rng: Random, weights: dict) -> object:
+def _pick(rng: Random, weights: Mapping[K, float]) -> K:
     return rng.choices(list(weights), weights=list(weights.values()))[0]
 
 
@@ -203,9 +192,10 @@ def conversation(rng: Random, number: int, speakers: tuple[str, str], count: int
         for index in range(1, min(rng.randint(8, 24), count - len(out)) + 1):
             me, you = lives[speaker], lives[1 - speaker]
             change = None
-            if changes[speaker]:
-                me.change(rng, changes[speaker])
-                change, changes[speaker] = fill(pools.CHANGES[changes[speaker]], me, you, rng), None
+            kind = changes[speaker]
+            if kind:
+                me.change(rng, kind)
+                change, changes[speaker] = fill(pools.CHANGES[kind], me, you, rng), None
             text, clauses = turn_text(me, you, rng, change)
             out.append(Turn(f"conv-{number}", me.name, session, index, at + timedelta(minutes=index), text, clauses))
             speaker = speaker if rng.random() < 0.12 else 1 - speaker  # now and then two turns in a row

@@ -50,12 +50,12 @@ class TurnIndex:
         """Top-k turns for each baseline, as lists of dia_ids."""
         query_vec = self.embedder.embed_one(query)
         keyword, dense = self.bm25(query), self.dense(query_vec)
-        blend = {}
+        blend: dict[int, float] = {}
         for row in keyword.keys() | dense.keys():
             if row in keyword and row in dense:
                 blend[row] = alpha * dense[row] + (1 - alpha) * keyword[row]
             else:
-                blend[row] = dense.get(row, keyword.get(row))
+                blend[row] = dense[row] if row in dense else keyword[row]
 
         def ranked(scores: dict[int, float]) -> list[list[str]]:
             return [[self.dia_ids[row]] for row, _ in sorted(scores.items(), key=lambda kv: -kv[1])[:k]]

@@ -122,8 +122,9 @@ def run(file: Path, *, url: str | None = None, out: Path | None = None, workers:
     log(f"{file}: {len(samples)} conversations, {sum(len(s.turns) for s in samples)} turns, "
         f"{questions} questions with evidence")
     with tempfile.TemporaryDirectory(prefix="signet-eval-") as tmp:
-        server = None if url else ApiServer(Path(tmp) / "ws", Path(tmp) / "serve.log", with_dagster=pipeline)
-        if server:
+        server: ApiServer | None = None
+        if not url:
+            server = ApiServer(Path(tmp) / "ws", Path(tmp) / "serve.log", with_dagster=pipeline)
             (Path(tmp) / "ws").mkdir()
             if hints:
                 (Path(tmp) / "ws" / CONFIG_FILE).write_text("memory:\n  pipelineV2:\n    hints:\n      enabled: true\n")

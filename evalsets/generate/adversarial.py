@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import entities as E
 from . import qtemplates as T
+from .profile import Fact, Person
 from .questions import Builder, qa
 
 
@@ -21,12 +22,12 @@ def wrong_speaker(b: Builder) -> None:
         for q, a in T.WRONG.get(f.kind, []):
             if "{when}" in a and not f.when:
                 continue
-            if f.kind == "move" and "{old}" in q and b.one(other, "home").data["city"] == f.data["old"]:
+            if f.kind == "move" and "{old}" in q and b.the(other, "home").data["city"] == f.data["old"]:
                 continue
             b.add(5, "wrong:" + f.fid, [f], [qa(f, q, a, asked=other)])
 
 
-def _instrument(b: Builder, p) -> list:
+def _instrument(b: Builder, p: Person) -> list[Fact]:
     return [f for f in b.facts if f.owner is p and f.kind in ("hobby", "purchase") and f.data.get("instrument")]
 
 
@@ -50,17 +51,17 @@ def never_said(b: Builder) -> None:
         r = rng.choice(absent)
         b.add(5, f"absent:{X}:rel", [rels[0]], [(f"Where does {X}'s {r} live?", rels[0].data["city"][0])])
         if not b.one(p, "move"):
-            src = b.one(o, "move") or b.one(p, "home")
+            src = b.one(o, "move") or b.the(p, "home")
             b.add(5, f"absent:{X}:move", [src], [(f"Which city did {X} move to recently?", src.data["city"][0])])
         if not b.one(p, "job2"):
-            src = b.one(o, "job2") or b.one(p, "job")
+            src = b.one(o, "job2") or b.the(p, "job")
             b.add(5, f"absent:{X}:job2", [src], [(f"What new job did {X} accept?", src.data["job"][0])])
         for kind, q, ans in (("trip", f"Where is {X} going on holiday?", lambda f: f.data["city"][0]),
                              ("health", f"What health problem did {X} have recently?", lambda f: f.data["noun"]),
                              ("author", f"Which author is {X} obsessed with?", lambda f: f.data["author"][0])):
-            if not b.one(p, kind) and b.one(o, kind):
-                src = b.one(o, kind)
-                b.add(5, f"absent:{X}:{kind}", [src], [(q, ans(src))])
+            told = b.one(o, kind)
+            if told and not b.one(p, kind):
+                b.add(5, f"absent:{X}:{kind}", [told], [(q, ans(told))])
         if not _instrument(b, p):
             theirs = _instrument(b, o)
             if theirs:
@@ -68,5 +69,5 @@ def never_said(b: Builder) -> None:
                 b.add(5, f"absent:{X}:instrument", [src],
                       [(f"Which instrument is {X} learning to play?", src.data.get("short") or src.data["name"])])
             else:  # the trap is what they do practise
-                hob = b.one(p, "hobby")
+                hob = b.the(p, "hobby")
                 b.add(5, f"absent:{X}:instrument", [hob], [(f"Which instrument is {X} learning to play?", hob.data["name"])])

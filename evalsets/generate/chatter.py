@@ -29,7 +29,7 @@ def pick(rng: random.Random, options: list[str], seen: set[str]) -> str:
 def fill(rng: random.Random, template: str, **extra: str) -> str:
     values = dict(extra)
     for slot, pool in P.SLOTS.items():
-        if "{" + slot + "}" in template and isinstance(pool, list):
+        if "{" + slot + "}" in template:
             values[slot] = rng.choice(pool)
     return template.format(**values)
 
@@ -55,7 +55,7 @@ def exchange(rng: random.Random, starter: str, other: str, used_topics: list[str
     """2-4 turns of small talk on a topic not yet used in this session (or a shared photo)."""
     if rng.random() < 0.08:
         sight = pick(rng, P.SLOTS["sight"], seen)
-        return [turn(starter, rng.choice(P.PHOTO_LINES).format(sight=sight), P.SLOTS["caption"][sight]),
+        return [turn(starter, rng.choice(P.PHOTO_LINES).format(sight=sight), P.CAPTIONS[sight]),
                 turn(other, rng.choice(P.PHOTO_REPLIES))]
     names = [t for t in P.TOPICS if t not in used_topics] or list(P.TOPICS)
     name = rng.choice(names)

@@ -5,7 +5,7 @@ or contradict a question, while sharing everyday words ("work", "home", "weekend
 
 from __future__ import annotations
 
-SLOTS = {
+SLOTS: dict[str, list[str]] = {
     "weather": ["absolutely miserable, rain every single day", "weirdly warm for this time of year",
                 "so windy my umbrella turned inside out twice", "grey and drizzly, the usual",
                 "sunny but freezing, which is the worst combination", "foggy every morning, very spooky",
@@ -32,14 +32,6 @@ SLOTS = {
     "sight": ["the sunset over the river", "a cloud shaped exactly like a whale", "the latte art at my cafe this morning",
               "the frost on my window", "a double rainbow over the car park", "the huge moon tonight",
               "the cherry blossoms on my street", "a street mural someone just finished"],
-    "caption": {"the sunset over the river": "an orange sunset reflected on a wide river",
-                "a cloud shaped exactly like a whale": "a large white cloud in a blue sky",
-                "the latte art at my cafe this morning": "a latte with a leaf pattern in the foam",
-                "the frost on my window": "fern-like frost patterns on a window pane",
-                "a double rainbow over the car park": "a double rainbow over a parking lot",
-                "the huge moon tonight": "a large full moon above rooftops",
-                "the cherry blossoms on my street": "pink cherry blossom trees lining a street",
-                "a street mural someone just finished": "a colorful mural on a brick wall"},
     "podcast": ["a true crime podcast about a missing painting", "a history podcast about shipwrecks",
                 "a podcast where two comedians rank sandwiches", "a science podcast about sleep",
                 "a podcast about the worst inventions ever", "an interview show with retired astronauts"],
@@ -51,6 +43,18 @@ SLOTS = {
     "thought": ["why we all say 'see you later' when we mean tomorrow", "how strange it is that pineapples grow on bushes",
                 "whether anyone actually reads the terms and conditions", "how fast this year is going",
                 "what people did before podcasts", "why socks disappear in the wash"],
+}
+
+# What the photo of each "sight" shows (its blip_caption).
+CAPTIONS: dict[str, str] = {
+    "the sunset over the river": "an orange sunset reflected on a wide river",
+    "a cloud shaped exactly like a whale": "a large white cloud in a blue sky",
+    "the latte art at my cafe this morning": "a latte with a leaf pattern in the foam",
+    "the frost on my window": "fern-like frost patterns on a window pane",
+    "a double rainbow over the car park": "a double rainbow over a parking lot",
+    "the huge moon tonight": "a large full moon above rooftops",
+    "the cherry blossoms on my street": "pink cherry blossom trees lining a street",
+    "a street mural someone just finished": "a colorful mural on a brick wall",
 }
 
 TOPICS = {

@@ -16,6 +16,8 @@ from .profile import Fact, Person
 from .textutil import article, cap
 from .timeline import draw, session_dates
 
+Source = tuple[str, Person, dict]  # a mention source: (kind, owner, context with its "lines")
+
 
 def place(rng: random.Random, facts: list[Fact], n: int) -> None:
     by_id = {f.fid: f for f in facts}
@@ -103,7 +105,7 @@ def fact_beat(rng: random.Random, f: Fact, last: str, seen: set[str], session_se
     return turns
 
 
-def _sources(state: dict, people: tuple[Person, Person]) -> list[tuple[str, Person, dict]]:
+def _sources(state: dict, people: tuple[Person, Person]) -> list[Source]:
     out = []
     for p in people:
         for key, ctx in state[p.name].items():
@@ -130,7 +132,7 @@ def _remember(state: dict, f: Fact, c: dict) -> None:
     mine[key] = c
 
 
-def mention_beat(rng: random.Random, src: tuple[str, Person, dict], last: str, seen: set[str]) -> list[dict]:
+def mention_beat(rng: random.Random, src: Source, last: str, seen: set[str]) -> list[dict]:
     kind, p, c = src
     lines = [x.format(**c) for x in c["lines"]]
     if all(x in seen for x in lines):
@@ -153,10 +155,12 @@ def build(rng: random.Random, people: tuple[Person, Person], facts: list[Fact], 
         for f in here:
             f.when = draw(rng, f.pool, day) if f.pool else None
         sources = _sources(state, people)
-        target, used, session_seen = rng.randint(12, 25), [], set()
+        target = rng.randint(12, 25)
+        used: list[str] = []  # small-talk topics of this session
+        session_seen: set[str] = set()
         room = max(1, (target - 4 - 4 * len(here)) // 2)
-        beats = [("fact", f) for f in here]
-        beats += [("mention", src) for src in rng.sample(sources, min(len(sources), rng.randint(1, 4), room))]
+        beats: list[Fact | Source] = list(here)  # a fact to state, or a known entity to mention in passing
+        beats += rng.sample(sources, min(len(sources), rng.randint(1, 4), room))
         rng.shuffle(beats)
         first = rng.choice(people)
         turns = chatter.opener(rng, first.name, first.other)
@@ -164,8 +168,8 @@ def build(rng: random.Random, people: tuple[Person, Person], facts: list[Fact], 
             last = turns[-1]["speaker"]
             other = a.name if last == b.name else b.name
             if beats and (target - 2 - len(turns) <= 3 * len(beats) or rng.random() < 0.45):
-                kind, item = beats.pop()
-                if kind == "fact":
+                item = beats.pop()
+                if isinstance(item, Fact):
                     turns += fact_beat(rng, item, last, seen, session_seen, brief=len(turns) >= target - 6)
                 elif len(turns) < target - 2:  # mentions are optional once the session is long enough
                     turns += mention_beat(rng, item, last, seen)

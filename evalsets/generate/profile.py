@@ -58,7 +58,8 @@ class _Draw:
     """Draws without replacement so entities stay unique within one conversation."""
 
     def __init__(self, rng: random.Random):
-        self.rng, self.used = rng, {}
+        self.rng = rng
+        self.used: dict[str, list[int]] = {}  # pool key -> indices already taken
 
     def take(self, key: str, pool: list):
         taken = self.used.setdefault(key, [])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from . import qtemplates as T
@@ -74,8 +75,13 @@ def fields(f: Fact, who: Person) -> dict:
     return c
 
 
-def qa(f: Fact, q: str, a: str, asked: Person | None = None, **extra) -> tuple[str, str]:
+def qa(f: Fact, q: str, a: str, asked: Person | None = None, **extra: str) -> tuple[str, str]:
     return (q.format(**fields(f, asked or f.owner), **extra), a.format(**fields(f, f.owner), **extra))
+
+
+def _before(x: Fact, y: Fact) -> bool:
+    """Did x surely happen before y (their time windows do not overlap)?"""
+    return x.when is not None and y.when is not None and x.when.hi < y.when.lo
 
 
 class Builder:
@@ -91,10 +97,19 @@ class Builder:
         got = self.of(p, kind)
         return got[0] if got else None
 
-    def current(self, p: Person, old: str, new: str) -> Fact | None:
-        return self.one(p, new) or self.one(p, old)
+    def the(self, p: Person, kind: str) -> Fact:
+        """The fact of a kind the speaker surely has: home, job, hobby, dish and event (profile.make_facts),
+        or the fact an update refers back to."""
+        fact = self.one(p, kind)
+        if fact is None:
+            raise ValueError(f"{p.name} has no {kind} fact")
+        return fact
 
-    def add(self, cat, key, ev, direct, para=(), adv=None):
+    def current(self, p: Person, old: str, new: str) -> Fact:
+        return self.one(p, new) or self.the(p, old)
+
+    def add(self, cat: int, key: str, ev: Iterable[Fact], direct: Iterable[tuple[str, str]],
+            para: Iterable[tuple[str, str]] = (), adv: str | None = None) -> None:
         self.out.append(Cand(cat, key, list(ev), list(direct), list(para), adv))
 
     def stale(self, f: Fact) -> bool:
@@ -138,9 +153,10 @@ class Builder:
         for f in timed:
             w = T.WHEN[f.kind]
             self.add(2, f.fid, [f], [qa(f, q, "{when}") for q in w["direct"]], [qa(f, q, "{when}") for q in w["para"]])
-        pairs = [(x, y) for x, y in itertools.combinations(timed, 2) if x.when.hi < y.when.lo or y.when.hi < x.when.lo]
+        pairs = [(x, y) for x, y in itertools.combinations(timed, 2) if _before(x, y) or _before(y, x)]
         for x, y in self.rng.sample(pairs, min(len(pairs), 8)):
-            first, second = (x, y) if x.when.hi < y.when.lo else (y, x)
+            first, second = (x, y) if _before(x, y) else (y, x)
+            assert first.when and second.when  # timed facts
             gx, gy = (T.GER[x.kind].format(**fields(x, x.owner)), T.GER[y.kind].format(**fields(y, y.owner)))
             g_first = gx if first is x else gy
             q = f"Which happened first: {x.owner.name} {gx}, or {y.owner.name} {gy}?"
@@ -169,12 +185,12 @@ class Builder:
                                    ("pet", "rename", "What was {X}'s {species} called before being renamed?", "{pet}")):
                 n = self.one(p, new)
                 if n:
-                    self.add(1, n.fid + "#old", [self.one(p, old), n], [qa(n, q, a)])
+                    self.add(1, n.fid + "#old", [self.the(p, old), n], [qa(n, q, a)])
             buys = self.of(p, "purchase")
             if len(buys) > 1:
                 self.add(1, p.name + "#buys", buys, [(f"What things has {p.name} bought recently?",
                                                       " and ".join(b.data["item"] for b in buys))])
-            hob, ev = self.one(p, "hobby"), self.one(p, "event")
+            hob, ev = self.the(p, "hobby"), self.the(p, "event")
             self.add(1, p.name + "#acts", [hob, ev], [(f"Which activities has {p.name} taken up or done lately?",
                                                        f"{hob.data['name']}, and {qa(ev, '', '{ger}')[1]}")])
             self.joins(p)
@@ -183,17 +199,19 @@ class Builder:
         ids = []
         job = self.current(p, "job", "job2")
         ids.append((job, "the speaker who works as {title_a}"))
-        ids.append((self.one(p, "hobby"), "the speaker who took up {name}"))
-        if self.one(p, "trip"):
-            ids.append((self.one(p, "trip"), "the speaker who is about to travel to {dest}"))
+        ids.append((self.the(p, "hobby"), "the speaker who took up {name}"))
+        trip = self.one(p, "trip")
+        if trip:
+            ids.append((trip, "the speaker who is about to travel to {dest}"))
         pet = self.one(p, "pet")
         if pet:
             ids.append((pet, "the speaker who adopted {a_breed}"))
         home = self.current(p, "home", "move")
-        targets = [(home, "Which city does {who} live in now?", "{city}"),
-                   (job, "What does {who} do for a living?", "{title_a}"),
-                   (self.one(p, "dish"), "What is the favourite food of {who}?", "{dish}"),
-                   (self.of(p, "purchase"), "What did {who} buy recently?", "{items}")]
+        targets: list[tuple[Fact | list[Fact], str, str]] = [
+            (home, "Which city does {who} live in now?", "{city}"),
+            (job, "What does {who} do for a living?", "{title_a}"),
+            (self.the(p, "dish"), "What is the favourite food of {who}?", "{dish}"),
+            (self.of(p, "purchase"), "What did {who} buy recently?", "{items}")]
         if pet:
             cur = self.one(p, "rename") or pet
             targets.append((cur, "What is the name of the pet belonging to {who}?", "{cur}"))

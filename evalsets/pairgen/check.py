@@ -5,6 +5,7 @@ Runs on the JSON that is written, so what is checked is exactly what a benchmark
 from __future__ import annotations
 
 import re
+from typing import NoReturn
 
 from .dates import parse_session, resolve
 from .questions import QA
@@ -17,7 +18,7 @@ class CheckError(AssertionError):
     """A generated sample breaks a promise the data set makes; never written out."""
 
 
-def _fail(sample_id: str, msg: str) -> None:
+def _fail(sample_id: str, msg: str) -> NoReturn:
     raise CheckError(f"{sample_id}: {msg}")
 
 

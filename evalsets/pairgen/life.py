@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from typing import Literal, TypedDict
 
 from . import pools
 from .dates import WHEN_PHRASES
@@ -35,13 +36,67 @@ class Fact:
         return f"D{self.session}:{self.turn}"
 
 
+class HobbyInfo(TypedDict):
+    shared: tuple[str, str, str]  # pools.HOBBIES entries
+    a: tuple[str, str, str]
+    b: tuple[str, str, str]
+    rec: tuple[str, str, str]  # recommended by the giver, taken up by the taker
+    giver: Person
+    taker: Person
+
+
+class BookInfo(TypedDict):
+    shared: tuple[str, str, str]  # pools.BOOKS entries
+    rec: tuple[str, str, str]
+    giver: Person
+    taker: Person
+
+
+class FoodInfo(TypedDict):
+    shared: pools.Restaurant
+    dishes: dict[str, tuple[str, str]]  # speaker name -> (dish, key word) ordered at the shared restaurant
+    own: pools.Restaurant
+    own_dish: tuple[str, str]
+    extra: Person  # who also ate at `own`
+    cook: tuple[str, str]  # pools.DISHES entry both cook at home
+
+
+class RelInfo(TypedDict):
+    owner: Person  # whose relative is introduced, named and met
+    friend: Person  # the other speaker, who meets them
+    relation: str
+    name: str
+    job: str
+    place: tuple[str, str]  # pools.MEET_PLACES entry
+    rel2: str  # the friend's own relative
+    name2: str
+    job2: str
+    gender: str
+
+
+class PlanInfo(TypedDict, total=False):
+    """Roles and values the questions need; filled in as build_plan draws them."""
+    traits: list[tuple[Person, pools.Trait]]
+    hobbies: HobbyInfo
+    books: BookInfo
+    food: FoodInfo
+    stress: tuple[str, str, str]
+    band: str
+    show: str
+    weekend: dict[str, tuple[str, str, str]]  # speaker name -> pools.WEEKENDS entry
+    birthday: dict[str, tuple[str, str, str]]
+    milestone: dict[str, tuple[str, str, str]]
+    jobs: dict[str, tuple[str, str]]  # role -> (old job, new job)
+    rel: RelInfo
+
+
 @dataclass
 class Plan:
     a: Person
     b: Person
     facts: dict[str, Fact] = field(default_factory=dict)
     groups: list[tuple[list[str], list[tuple[str, str]]]] = field(default_factory=list)
-    info: dict[str, object] = field(default_factory=dict)  # roles and values the questions need
+    info: PlanInfo = field(default_factory=PlanInfo)
 
     def other(self, p: Person) -> Person:
         return self.b if p == self.a else self.a
@@ -67,10 +122,11 @@ def build_plan(rng: random.Random, a: Person, b: Person) -> Plan:
         return rng.choice(WHEN_PHRASES)
 
     # Traits first: they constrain which hobbies and pets fit each person.
-    by_group: dict[str, list] = {}
+    by_group: dict[str, list[pools.Trait]] = {}
     for t in pools.TRAITS:
         by_group.setdefault(t[0], []).append(t)
-    trait_facts, clashes = [], {a.name: set(), b.name: set()}
+    trait_facts: list[Fact] = []
+    clashes: dict[str, set[str]] = {a.name: set(), b.name: set()}
     for p in duo:
         for grp in rng.sample(sorted(by_group), 2):
             t = rng.choice(by_group[grp])
@@ -143,18 +199,19 @@ def build_plan(rng: random.Random, a: Person, b: Person) -> Plan:
     pa, pb = rng.sample(kinds, 2)
     names = rng.sample(pools.PET_NAMES, 2)
     pets = []
-    for p, kind, nm in ((a, pa, names[0]), (b, pb, names[1])):
-        breed = rng.choice(kind[1])
+    for p, animal, nm in ((a, pa, names[0]), (b, pb, names[1])):
+        breed = rng.choice(animal[1])
         pp = rng.choice(["f", "m"])
         pets.append(Fact(f"pet.{plan.role(p)}", p, "pet",
-                         {"species": kind[0], "breed": breed, "pet": nm, "ps": PRONOUNS[pp][0],
+                         {"species": animal[0], "breed": breed, "pet": nm, "ps": PRONOUNS[pp][0],
                           "pp": PRONOUNS[pp][2], "po": PRONOUNS[pp][1]}, (breed, nm), when()))
     plan.add_group(pets)
 
     # Weekends, languages, birthdays, milestones: each person differs.
-    for kind, pool, key in (("weekend", pools.WEEKENDS, "weekend"), ("birthday", pools.BIRTHDAYS, "birthday")):
+    kind: Literal["weekend", "birthday"]
+    for kind, pool in (("weekend", pools.WEEKENDS), ("birthday", pools.BIRTHDAYS)):
         x, y = rng.sample(pool, 2)
-        plan.add_group([Fact(f"{kind}.{plan.role(p)}", p, kind, {key: v[0]}, (v[1],),
+        plan.add_group([Fact(f"{kind}.{plan.role(p)}", p, kind, {kind: v[0]}, (v[1],),
                              when() if kind == "birthday" else None) for p, v in ((a, x), (b, y))])
         plan.info[kind] = {a.name: x, b.name: y}
     la, lb = rng.sample(pools.LANGUAGES, 2)
@@ -174,7 +231,7 @@ def build_plan(rng: random.Random, a: Person, b: Person) -> Plan:
         job_facts += [Fact(f"job.{r}.old", p, "job_old", {"job": old, "a_job": _article(old)}, (old,)),
                       Fact(f"job.{r}.new", p, "job_new", {"job": new, "a_job": _article(new)}, (new,), when())]
         order.append((f"job.{r}.old", f"job.{r}.new"))
-        plan.info[f"job.{r}"] = (old, new)
+        plan.info.setdefault("jobs", {})[r] = (old, new)
     plan.add_group(job_facts, order)
 
     _add_relatives(rng, plan)

@@ -4,6 +4,11 @@ Every entry names the key word a turn must contain for a question about it to be
 
 from __future__ import annotations
 
+# (restaurant, cuisine, two vegetarian dishes as (dish, key word))
+Restaurant = tuple[str, str, tuple[tuple[str, str], tuple[str, str]]]
+# (exclusive group, key word, statements, question, answer, adversarial "why" question or "")
+Trait = tuple[str, str, tuple[str, ...], str, str, str]
+
 # (hobby, something they made or did, an outing that a fan of it would likely enjoy)
 HOBBIES: list[tuple[str, str, str]] = [
     ("pottery", "my last bowl only leans a little", "a weekend ceramics workshop"),
@@ -75,7 +80,7 @@ BOOKS: list[tuple[str, str, str]] = [
 ]
 
 # (restaurant, cuisine, two vegetarian dishes with their key words) — meat-free so no trait can clash.
-RESTAURANTS: list[tuple[str, str, tuple[tuple[str, str], tuple[str, str]]]] = [
+RESTAURANTS: list[Restaurant] = [
     ("Casa Lumbre", "Mexican", (("the mushroom mole enchiladas", "enchiladas"), ("the squash blossom quesadillas", "quesadillas"))),
     ("The Copper Kettle", "pub", (("the leek and cheddar pie", "pie"), ("the beer-battered halloumi", "halloumi"))),
     ("Saffron Lane", "Indian", (("the paneer tikka", "paneer"), ("the dal makhani", "dal"))),
@@ -181,7 +186,7 @@ MILESTONES: list[tuple[str, str, str]] = [
 
 # Traits for "would X likely enjoy ..." questions:
 # (exclusive group, key word, statements, question, answer, adversarial "why" question or "")
-TRAITS: list[tuple[str, str, tuple[str, ...], str, str, str]] = [
+TRAITS: list[Trait] = [
     ("fear", "heights", ("I'm terrified of heights, even a step ladder makes my knees go funny.",
                          "A friend wanted to go to a rooftop bar and I had to admit I'm scared of heights.",
                          "Glass lifts are my nightmare, heights and I have never been friends."),

@@ -4,6 +4,7 @@ plus the mix of the other categories and the final per-conversation selection.""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -14,6 +15,7 @@ from .people import Person
 # How many of each kind one conversation gets: two-person multi-hop stays above 40 %.
 QUOTA = {"pair": 16, "solo": 5, "temporal": 5, "open": 4, "single": 4, "adversarial": 4}
 CATEGORY = {"pair": 1, "solo": 1, "temporal": 2, "open": 3, "single": 4, "adversarial": 5}
+Evidence = tuple[Fact, tuple[str, ...]]  # an evidence fact and the words its turn must contain
 
 
 @dataclass
@@ -22,11 +24,11 @@ class QA:
     answer: str
     kind: str  # pair | solo | temporal | open | single | adversarial
     topic: str  # at most one question per topic and kind, so a conversation's questions vary
-    parts: list[tuple[Fact, tuple[str, ...]]]  # each evidence fact and the words its turn must contain
+    parts: list[Evidence]
     absent: tuple[str, ...] = ()  # never-said adversarial: word starts that must appear in no turn
     timed: Fact | None = None  # temporal: the fact whose time phrase gives the answer
     not_about: Person | None = None  # adversarial: the person asked about, who never said it
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Person] = field(default_factory=dict)  # pair: who is {x} and who is {y}
 
     @property
     def category(self) -> int:
@@ -55,13 +57,13 @@ def pair_questions(rng: random.Random, plan: Plan, times: list[datetime]) -> lis
     F, info = plan.facts, plan.info
     out: list[QA] = []
 
-    def q(topic: str, options: list[str], answer: str, parts: list[tuple[Fact, tuple[str, ...]]], **slots) -> None:
+    def q(topic: str, options: list[str], answer: str, parts: list[Evidence], **slots: str) -> None:
         x, y = rng.sample([plan.a, plan.b], 2)  # which name comes first varies
         text = rng.choice(options).format(x=x.name, y=y.name, **slots)
         out.append(QA(text, answer.format(x=x.name, y=y.name, **slots), "pair", topic, parts,
                       extra={"x": x, "y": y}))
 
-    def both(prefix: str, words: tuple[str, ...]) -> list[tuple[Fact, tuple[str, ...]]]:
+    def both(prefix: str, words: tuple[str, ...]) -> list[Evidence]:
         """Speaker a's and speaker b's fact of a shared topic ('hobby.a.shared' or plain 'book.a')."""
         keys = [f"{prefix}.{r}" if f"{prefix}.{r}" in F else f"{prefix}.{r}.shared" for r in "ab"]
         return [(F[k], words) for k in keys]
@@ -126,7 +128,7 @@ def pair_questions(rng: random.Random, plan: Plan, times: list[datetime]) -> lis
       show, both("show", (show,)))
 
     pa, pb = F["pet.a"], F["pet.b"]
-    pets = [(pa, (pa.slots["breed"], pa.slots["pet"])), (pb, (pb.slots["breed"], pb.slots["pet"]))]
+    pets: list[Evidence] = [(pa, (pa.slots["breed"], pa.slots["pet"])), (pb, (pb.slots["breed"], pb.slots["pet"]))]
     first = first_of(pa, pb, times)
     if first:
         second = pb if first is pa else pa
@@ -139,7 +141,8 @@ def pair_questions(rng: random.Random, plan: Plan, times: list[datetime]) -> lis
     out[-1].answer = "; ".join(f"{f.owner.name}: a {f.slots['breed']} named {f.slots['pet']}"
                                for f in sorted((pa, pb), key=lambda f: f.owner != out[-1].extra["x"]))
 
-    def per_person(topic: str, options: list[str], label, prefix: str, word) -> None:
+    def per_person(topic: str, options: list[str], label: Callable[[Person], str], prefix: str,
+                   word: Callable[[Person], str]) -> None:
         q(topic, options, "", [(F[f"{prefix}.a"], (word(plan.a),)), (F[f"{prefix}.b"], (word(plan.b),))])
         out[-1].answer = "; ".join(f"{p.name}: {label(p)}" for p in (out[-1].extra["x"], out[-1].extra["y"]))
 
@@ -197,7 +200,11 @@ def select(rng: random.Random, candidates: list[QA]) -> list[QA]:
         rng.shuffle(pool)
         seen: set[str] = set()
         pool.sort(key=lambda c: c.topic != "never")  # every conversation gets one never-said question
-        firsts = [c for c in pool if not (c.topic in seen or seen.add(c.topic))]
+        firsts = []
+        for c in pool:
+            if c.topic not in seen:
+                seen.add(c.topic)
+                firsts.append(c)
         rest = [c for c in pool if c not in firsts]
         chosen += (firsts + rest)[:count]
     rng.shuffle(chosen)

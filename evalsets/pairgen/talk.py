@@ -207,7 +207,8 @@ CALLBACK_KINDS = set(chatter.CALLBACKS)
 def render(rng: random.Random, plan: Plan, times: list[datetime]) -> list[list[dict]]:
     """All sessions as LoCoMo turn dicts; stamps each fact with its turn number and text."""
     t = Talker(rng, plan)
-    sessions, ready = [], []
+    sessions: list[list[dict]] = []
+    ready: list[Fact] = []
     for n, when in enumerate(times, start=1):
         turns = build_session(t, n, when, ready)
         out = []

@@ -22,7 +22,9 @@ def session_turns(rng: random.Random, chat: Chatter, n: int, at: datetime, prev:
     most = max(len(fs) for fs in pending.values())
     target = max(rng.randint(15, 23), 2 * most + 5)
     turns: list[dict] = []
-    last_kind, last_fact, answers = "", None, []   # the previous turn: its kind, its fact, answers it invites
+    # The previous turn: its kind, its fact, the answers it invites.
+    last_kind, last_fact = "", None
+    answers: list[str] = []
 
     def reveal(speaker: str, before: str = "") -> str:
         nonlocal last_fact

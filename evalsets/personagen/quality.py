@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 STOPWORDS = set("""
@@ -28,13 +29,13 @@ def _stem(word: str) -> str:
     return word
 
 
-def content_words(text: str, ignore: set[str] = frozenset()) -> set[str]:
+def content_words(text: str, ignore: AbstractSet[str] = frozenset()) -> set[str]:
     """Lower-cased, crudely stemmed words that carry meaning; `ignore` drops e.g. speaker names."""
     skip = {w.lower() for w in ignore}
     return {_stem(w) for w in words(text) if w not in STOPWORDS and w.split("'")[0] not in skip}
 
 
-def single_turn_coverage(question: str, turn_texts: list[str], ignore: set[str] = frozenset()) -> float:
+def single_turn_coverage(question: str, turn_texts: list[str], ignore: AbstractSet[str] = frozenset()) -> float:
     """The largest share of the question's content words found in any one of the turns."""
     asked = content_words(question, ignore)
     if not asked:
@@ -42,7 +43,7 @@ def single_turn_coverage(question: str, turn_texts: list[str], ignore: set[str] 
     return max((len(asked & content_words(t, ignore)) / len(asked) for t in turn_texts), default=0.0)
 
 
-def copy_answerable(question: str, answer: str, turn_texts: list[str], ignore: set[str] = frozenset()) -> bool:
+def copy_answerable(question: str, answer: str, turn_texts: list[str], ignore: AbstractSet[str] = frozenset()) -> bool:
     """True when one turn both echoes most of the question and holds most of what the answer adds
     to it: the question could then be answered by matching that single turn."""
     asked = content_words(question, ignore)
