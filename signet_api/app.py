@@ -50,8 +50,6 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
     settings = service.settings if service is not None else settings or load_settings()
     # Team mode serves nothing without a token: the interactive docs and the schema go too.
     team = settings.auth.mode == "team"
-    # The docs pages are served from local assets (pages.py), never FastAPI's CDN-backed defaults.
-    docs = {"docs_url": None, "redoc_url": None, **({"openapi_url": None} if team else {})}
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -73,7 +71,10 @@ def create_app(settings: Settings | None = None, *, service: MemoryService | Non
         version=__version__,
         summary="Long-term memory for AI agents: remember and recall over a local SQLite store.",
         lifespan=lifespan,
-        **docs,
+        # The docs pages are served from local assets (pages.py), never FastAPI's CDN-backed defaults.
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None if team else "/openapi.json",  # FastAPI's default
     )
     install_error_handlers(app)
     openapi.install(app)  # the schema says what the routes answer (errors, auth, bodies)

@@ -163,8 +163,9 @@ def _literal_paths(app: ASGIApp | None) -> frozenset[str]:
         return frozenset()
     found = _LITERAL_PATHS.get(app)
     if found is None:
-        found = _LITERAL_PATHS[app] = frozenset(path for route, path in route_props.routes(app)
-                                                if isinstance(route, APIRoute) and not route.param_convertors)
+        found = _LITERAL_PATHS[app] = frozenset(
+            path for route, path in route_props.routes(app)
+            if path is not None and isinstance(route, APIRoute) and not route.param_convertors)
     return found
 
 

@@ -7,6 +7,7 @@ there, as in the reference."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -39,7 +40,7 @@ def payload(path: str, code: str, message: str, extra: dict | None = None) -> di
     return error_body(code, message, **(extra or {}))
 
 
-def _response(request: Request, code: str, message: str, status: int, headers: dict | None = None,
+def _response(request: Request, code: str, message: str, status: int, headers: Mapping[str, str] | None = None,
               extra: dict | None = None) -> JSONResponse:
     return JSONResponse(payload(request.url.path, code, message, extra), status_code=status, headers=headers)
 
@@ -56,7 +57,8 @@ def describe_validation(exc: RequestValidationError | ValidationError) -> str:
             messages.append(f"request body is not valid JSON: {err.get('ctx', {}).get('error', err['msg'])}")
         else:
             pattern = err.get("ctx", {}).get("pattern") if err.get("type") == "string_pattern_mismatch" else None
-            messages.append(f"{_location(tuple(err.get('loc', ())))}: {PATTERN_MEANINGS.get(pattern, err['msg'])}")
+            meaning = PATTERN_MEANINGS.get(pattern, err["msg"]) if isinstance(pattern, str) else err["msg"]
+            messages.append(f"{_location(tuple(err.get('loc', ())))}: {meaning}")
     return "; ".join(messages)
 
 

@@ -1,4 +1,4 @@
-"""The OpenAPI schema says what the API does (tests/test_openapi_fuzz.py runs schemathesis with
+"""The OpenAPI schema says what the API does (tests/api/test_openapi_fuzz.py runs schemathesis with
 every check against it). FastAPI's schema is completed here, in one place:
 
 - every error response has the body the error handlers send (signet_api/errors.py): `{"error":

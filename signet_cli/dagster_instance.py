@@ -1,22 +1,9 @@
 """Dagster's instance under $SIGNET_WORKSPACE/dagster (DAGSTER_HOME): created and migrated once,
 before any Dagster process starts (`signet dagster prepare`, run by `signet up`), and set aside
-when it cannot be used (`signet dagster reset`).
-
-Why: on a fresh home dagster-webserver and dagster-daemon, started together, both create the SQLite
-storages and stamp their schema version. Under load the two race: a storage ends with two rows in
-alembic_version ("more than one head") or a failed insert, its code location then fails to load
-while the daemon stays up, and nothing drains. Preparing first leaves nothing to race over.
-
-A storage stamped twice (by such a race) is repaired the way Dagster recovers an unstamped one: the
-stamps go, opening the instance stamps the last revision its guarded migrations start from, and
-`instance.upgrade()` brings it to head. A storage this Dagster cannot open or upgrade (from a newer
-Dagster, or damaged) is named in one line with the command that fixes it.
-
-With `dagster.storage: postgres` (a team server, docs/SCALING.md) the same holds for the PostgreSQL
-schema: prepare connects first (an unreachable server is one line naming the fix), then creates or
-migrates it before any Dagster process starts. reset never touches PostgreSQL: that database may be
-shared, and dropping it is the operator's decision.
-"""
+when it cannot be used (`signet dagster reset`). Preparing first leaves the webserver and daemon
+nothing to race over; a storage stamped twice is repaired, one this Dagster cannot open is named
+with the command that fixes it. The same holds for a PostgreSQL schema, which reset never touches
+(docs/architecture.md; docs/decisions.md, "Dagster's storage is prepared once")."""
 
 from __future__ import annotations
 

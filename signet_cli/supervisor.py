@@ -1,20 +1,9 @@
 """`signet up`: start the API, the Dagster UI and dagster-daemon as child processes and stop them
-all together.
-
-Start: the API and `signet dagster prepare` (Dagster's storage created and migrated once,
-signet_cli/dagster_instance.py) at once; the Dagster UI (signet_cli/dagster_web.py: the
-webserver behind a local-host guard) and the daemon only once prepare succeeded, so no two Dagster
-processes ever migrate one storage. A storage prepare cannot use stops the stack with one line
-naming the fix.
-
-Stop: SIGINT/SIGTERM (Ctrl-C, or a SIGTERM to the process group) and the death of any child stop
-the whole stack. First the sensors are told to launch nothing (a marker file in DAGSTER_HOME) and
-the runs in flight are canceled through the UI's GraphQL, so a drain the operator stopped ends
-CANCELED with its leases back, not failed. Then each child's process group (the daemon's holds
-its gRPC code server and run workers, which Dagster may respawn while shutting down) gets SIGTERM,
-then SIGKILL after a grace period. On Linux children also die with the supervisor.
-Dagster's storage lives in $SIGNET_WORKSPACE/dagster (DAGSTER_HOME), apart from memories.db.
-"""
+all together. The UI and daemon start only once `signet dagster prepare` succeeded, so no two
+Dagster processes ever migrate one storage. A signal or any child's death stops the stack: runs in
+flight are canceled first (a stopped drain ends CANCELED, its leases back), then each child's
+process group gets SIGTERM, then SIGKILL (docs/architecture.md; docs/decisions.md, "`signet up`
+supervises process groups")."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Signet memory pipeline: storage, domain logic, providers and pipeline stages, layered from the
-bottom up (tests/test_layering.py holds the order): base modules (config, errors, timeutil) <
+bottom up (tests/project/test_layering.py holds the order): base modules (config, errors, timeutil) <
 store, text, auth < analytics, providers, models < service < graph < recall, write < mutations,
 sessions < ops < stages < defs. A package imports only from layers below it (or within itself);
 only defs/ imports dagster, and nothing here imports fastapi."""
 
-__version__ = "0.9.0"  # moves with every release; CHANGELOG.md has its entry (tests/test_upgrade.py)
+__version__ = "0.9.0"  # moves with every release; CHANGELOG.md has its entry (tests/pipeline/store/test_upgrade.py)

@@ -210,7 +210,7 @@ class Analytics:
         self._lock = threading.Lock()
         self._endpoints: dict[str, list[float]] = {}  # key -> [count, errors, total ms]
         self._actors: dict[str, list[int]] = {}  # actor -> [requests, remembers, recalls, mutations, other]
-        self._latency = {op: deque(maxlen=LATENCY_SAMPLES) for op in _TIMED}
+        self._latency: dict[str, deque[float]] = {op: deque(maxlen=LATENCY_SAMPLES) for op in _TIMED}
 
     def record_request(self, endpoint: str, category: Category, actor: str, status: int, ms: float) -> None:
         with self._lock:

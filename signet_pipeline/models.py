@@ -3,19 +3,19 @@ validation (and its error messages) is the same whether a call comes over HTTP o
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, computed_field, field_validator, model_validator
 
 from signet_pipeline import limits
 from signet_pipeline.limits import MemoryText, Metadata, TranscriptText
-from signet_pipeline.request_rules import NOT_BLANK, STRICT, Timestamp, integer
+from signet_pipeline.request_rules import NOT_BLANK, STRICT, Integer, Timestamp
 
 MAX_PROJECT_CHARS = 500
 MAX_FIELD_CHARS = 4096  # every other free-text field: paths, keys, timestamps
 TYPE_PATTERN = r"^[a-z][a-z0-9_-]{0,39}$"
 Visibility = Literal["global", "private"]
-RecallLimit = integer(ge=1, le=200)
+RecallLimit = Annotated[int, Integer(ge=1, le=200)]
 
 
 def _alias(*names: str) -> Any:

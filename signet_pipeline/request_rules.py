@@ -1,5 +1,5 @@
 """What the request models check, said in their JSON schema too (the OpenAPI schema clients
-generate code from, and tests/test_openapi_fuzz.py holds to): JSON's own types (a boolean is
+generate code from, and tests/api/test_openapi_fuzz.py holds to): JSON's own types (a boolean is
 true or false, a number is not a string), timestamps, text that may not be blank, and the rules
 between fields (one of these, at least one of those, this one when that one is so).
 
@@ -9,9 +9,11 @@ validFrom, time.end after time.start."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Annotated, Any
 
+from annotated_types import GroupedMetadata
 from pydantic import BeforeValidator, ConfigDict, Field, WithJsonSchema
 
 from signet_pipeline.timeutil import normalize_iso
@@ -62,12 +64,20 @@ def _whole(value: Any) -> Any:
     return int(value) if isinstance(value, float) and value.is_integer() else value
 
 
-def integer(**bounds: Any) -> Any:
+@dataclass(frozen=True)
+class Integer(GroupedMetadata):
     """An integer as JSON Schema has it: 7 or 7.0, never 7.5, "7" or true (with STRICT), within
-    SAFE_INTEGERS unless the bounds say less (one past 64 bits failed in SQLite as a 500). The bounds
+    SAFE_INTEGERS unless the bounds say less (one past 64 bits failed in SQLite as a 500). Metadata
+    for `Annotated[int, Integer(ge=1, le=200)]`, a type a type checker reads as int. The bounds
     (ge, le) go inside: outside, pydantic writes them into the schema as `ge`, not `minimum`."""
-    bounds = {"ge": SAFE_INTEGERS[0], "le": SAFE_INTEGERS[1], **bounds}
-    return Annotated[int, Field(**bounds), BeforeValidator(_whole)]
+
+    ge: int = SAFE_INTEGERS[0]
+    le: int = SAFE_INTEGERS[1]
+
+    def __iter__(self) -> Iterator[object]:
+        yield Field(ge=self.ge, le=self.le)
+        yield BeforeValidator(_whole)
+
 
 
 def given(schema: dict[str, Any] | None = None) -> dict[str, Any]:

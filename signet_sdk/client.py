@@ -3,6 +3,7 @@ request described once in `_Calls` (path, body, how to read the answer)."""
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -151,7 +152,7 @@ class Client:
     def list(self, *, limit: int = 50, offset: int = 0, **filters: Any) -> MemoryPage:
         return self._send(_Calls.list(limit, offset, filters))
 
-    def history(self, memory_id: str) -> list[HistoryEvent]:
+    def history(self, memory_id: str) -> builtins.list[HistoryEvent]:  # `list` here is the method
         return self._send(_Calls.history(memory_id))
 
     def update(self, memory_id: str, *, reason: str, **fields: Any) -> dict[str, Any]:
@@ -219,7 +220,7 @@ class AsyncClient:
     async def list(self, *, limit: int = 50, offset: int = 0, **filters: Any) -> MemoryPage:
         return await self._send(_Calls.list(limit, offset, filters))
 
-    async def history(self, memory_id: str) -> list[HistoryEvent]:
+    async def history(self, memory_id: str) -> builtins.list[HistoryEvent]:  # `list` here is the method
         return await self._send(_Calls.history(memory_id))
 
     async def update(self, memory_id: str, *, reason: str, **fields: Any) -> dict[str, Any]:

@@ -5,6 +5,7 @@ Tool calls go to the running daemon over HTTP, with the token from the environme
 from __future__ import annotations
 
 import asyncio
+import functools
 import ipaddress
 import json
 import logging
@@ -38,8 +39,8 @@ def _local(url: str) -> bool:
 async def serve(server: McpServer, stdin: BinaryIO, stdout: BinaryIO) -> None:
     """Read lines until EOF; each message is handled in its own task (a slow recall does not hold
     up a ping), and `notifications/cancelled` cancels the request it names."""
-    running: dict[Any, asyncio.Task] = {}
-    tasks: set[asyncio.Task] = set()
+    running: dict[str, asyncio.Task[None]] = {}
+    tasks: set[asyncio.Task[None]] = set()
 
     async def answer(line: bytes) -> None:
         reply = await server.handle_bytes(line)
@@ -62,7 +63,7 @@ async def serve(server: McpServer, stdin: BinaryIO, stdout: BinaryIO) -> None:
         if "id" in message and "method" in message:
             key = _key(message["id"])
             running[key] = task
-            task.add_done_callback(lambda t, k=key: running.pop(k) if running.get(k) is t else None)
+            task.add_done_callback(functools.partial(_release, running, key))
     if tasks:
         await asyncio.gather(*tasks, return_exceptions=True)  # EOF: finish what was asked, then exit
 
@@ -77,6 +78,12 @@ def _peek(line: bytes) -> dict[str, Any]:
 
 def _key(request_id: Any) -> str:
     return json.dumps(request_id)  # 1 and "1" are different ids
+
+
+def _release(running: dict[str, asyncio.Task[None]], key: str, task: asyncio.Task[None]) -> None:
+    """A request is done: forget it, unless a newer one with its id took its place."""
+    if running.get(key) is task:
+        running.pop(key)
 
 
 async def _main(url: str) -> None:

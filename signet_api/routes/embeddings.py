@@ -57,10 +57,11 @@ def export_route(request: Request, svc: Service,
                  vectors: bool = False, agentId: str | None = None) -> EmbeddingsPage:
     limit = min(max(limit, MIN_PAGE), MAX_PAGE)  # the spec's range: out-of-range values are clamped
     flt = MemoryFilter(agent_id=reading_agent(request, agentId))
-    scope = {"model": svc.embedder.model, "dimensions": svc.embedder.dimensions}
+    model, dimensions = svc.embedder.model, svc.embedder.dimensions
     with svc.db.read() as conn:  # page and total from one snapshot
-        found = emb_store.export_page(conn, flt, **scope, limit=limit, offset=offset, with_vectors=vectors)
-        total = emb_store.export_total(conn, flt, **scope)
+        found = emb_store.export_page(conn, flt, model=model, dimensions=dimensions, limit=limit, offset=offset,
+                                      with_vectors=vectors)
+        total = emb_store.export_total(conn, flt, model=model, dimensions=dimensions)
     items = []
     for row in found:
         fields = {"id": row["id"], "content": row["content"], "text": row["text"], "who": row["who"],

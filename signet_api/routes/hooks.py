@@ -70,10 +70,10 @@ def _no_hooks(request: Request) -> None:
 
 
 def install(app: FastAPI) -> None:
+    @app.exception_handler(HooksOff)
     async def _answer(request: Request, exc: HooksOff) -> JSONResponse:
         return JSONResponse(exc.answer)
 
-    app.add_exception_handler(HooksOff, _answer)
     app.include_router(router)
 
 

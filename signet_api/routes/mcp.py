@@ -6,6 +6,8 @@ headers, so it is authorized exactly as the caller calling that route directly."
 
 from __future__ import annotations
 
+from typing import Any
+
 import httpx
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -49,7 +51,7 @@ BODY = {"requestBody": {"required": True, "content": {"application/json": {"sche
 RPC_ERROR = {"type": "object", "required": ["jsonrpc", "error"], "properties": {"error": {
     "type": "object", "required": ["code", "message"],
     "properties": {"code": {"type": "integer"}, "message": {"type": "string"}}}}}
-ANSWERS = {
+ANSWERS: dict[int | str, dict[str, Any]] = {
     202: {"description": "only notifications or responses: nothing to answer"},
     400: {"description": "not JSON-RPC 2.0 (a JSON-RPC error), or an unsupported MCP-Protocol-Version",
           "content": {"application/json": {"schema": {"anyOf": [
@@ -74,6 +76,7 @@ async def mcp_route(request: Request) -> Response:
         # Also what keeps a web page's no-preflight cross-origin POST (text/plain) out in local mode.
         raise SignetError("POST /mcp takes application/json", code="unsupported_media_type", status=415)
     raw = await request.body()  # bounded by limits.maxBodyBytes (signet_api/middleware.py)
+    reply: dict[str, Any] | list[dict[str, Any]] | None
     try:  # a large body parses on a worker thread, never on the event loop (signet_api/bodies.py)
         payload = await run_in_threadpool(decode, raw) if len(raw) > bodies.PARSE_INLINE_BYTES else decode(raw)
     except Unparsed as exc:

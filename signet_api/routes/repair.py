@@ -12,7 +12,7 @@ from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, service
 from signet_api.openapi import errors
 from signet_api.route_props import declare
-from signet_pipeline.request_rules import STRICT, integer
+from signet_pipeline.request_rules import STRICT, Integer
 from signet_pipeline.service import MemoryService
 from signet_pipeline.stages import dedup, repair
 from signet_pipeline.stages.embedding_refresh import MAX_ROWS
@@ -35,7 +35,7 @@ class ReembedRequest(BaseModel):
     model_config = ConfigDict(extra="forbid", populate_by_name=True, **STRICT)
 
     reason: str | None = Field(None, max_length=500)
-    batch_size: integer(ge=1, le=MAX_ROWS) | None = Field(  # type: ignore[valid-type]
+    batch_size: Annotated[int, Integer(ge=1, le=MAX_ROWS)] | None = Field(
         None, validation_alias=AliasChoices("batchSize", "batch_size"),
         description=f"memories re-embedded at most in this run (default {MAX_ROWS})")
     dry_run: bool = Field(False, validation_alias=AliasChoices("dryRun", "dry_run"),

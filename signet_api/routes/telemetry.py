@@ -31,14 +31,16 @@ Service = Annotated[MemoryService, Depends(service)]
 Level = Literal["debug", "info", "warning", "warn", "error", "critical"]
 Category = Annotated[str | None, Query(max_length=100)]
 STREAM_POLL_S = 0.5
+Responses = dict[int | str, dict[str, Any]]  # a route's `responses`
 # Each event's data is a JSON object: first {"type": "connected"}, then log entries.
-EVENTS = {200: {"description": "Server-Sent Events", "content": {"text/event-stream": {"schema": {
+EVENTS: Responses = {200: {"description": "Server-Sent Events", "content": {"text/event-stream": {"schema": {
     "type": "object", "required": ["data"],
     "properties": {"data": {"type": "string", "contentMediaType": "application/json",
                             "contentSchema": {"type": "object"}}}}}}}}
-NDJSON = {200: {"description": "one telemetry event per line", "content": {"application/x-ndjson": {}}}}
-SEARCH_NDJSON = {200: {"description": "one logged search per line (as the items of /api/telemetry/memory-search)",
-                       "content": {"application/x-ndjson": {}}}}
+NDJSON: Responses = {200: {"description": "one telemetry event per line", "content": {"application/x-ndjson": {}}}}
+SEARCH_NDJSON: Responses = {200: {
+    "description": "one logged search per line (as the items of /api/telemetry/memory-search)",
+    "content": {"application/x-ndjson": {}}}}
 
 
 def _enabled(svc: MemoryService) -> bool:

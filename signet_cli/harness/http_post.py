@@ -99,7 +99,8 @@ def _parse(answer: bytes) -> tuple[int, dict[str, str], bytes]:
 
 
 def _dechunk(content: bytes) -> bytes:
-    out, pos = [], 0
+    out: list[bytes] = []
+    pos = 0
     while True:
         line_end = content.find(b"\r\n", pos)
         if line_end < 0:

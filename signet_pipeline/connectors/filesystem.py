@@ -1,17 +1,8 @@
-"""The filesystem connector's sync: walk the root, read files newer than the cursor, and hand each
-new or changed text to the document pipeline.
-
-A file is matched by its path relative to the root against `patterns` (`**/` is any depth, `*`
-stays inside one directory); a directory or file whose name or relative path matches an ignore
-pattern is skipped. What is read goes through providers/local_files.py: the root is checked
-against connectors.allowedRoots at every sync (an operator may have narrowed them: the sync then
-fails), the workspace and /proc, /sys, /dev are skipped, and each file is read as a regular file
-with one link, no symlink followed, up to maxFileSize. Each file is read outside any transaction
-and written in its own short one (this connector's documents row for its absolute path, owned by
-the connector's agent with connectors.documentVisibility, `document_ingest` queued), so a crash
-mid-sync loses nothing and the job's retry resumes it. A refused, unreadable or non-UTF-8 file is
-a per-file error; only an error that stops the walk fails the sync. Documents whose file is gone
-are deleted.
+"""The filesystem connector's sync: walk the root, read the files newer than the cursor and hand
+each new or changed text to the document pipeline. Reads go through providers/local_files.py (the
+allowed roots checked at every sync, no symlink followed); each file is written in its own short
+transaction, so a crash mid-sync loses nothing and the job's retry resumes it. A bad file is a
+per-file error; only an error that stops the walk fails the sync. Design: docs/architecture.md.
 """
 
 from __future__ import annotations

@@ -9,11 +9,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
-from signet_pipeline.request_rules import STRICT, integer, required_in_schema
+from signet_pipeline.request_rules import STRICT, Integer, required_in_schema
 
 PROVIDERS = ("filesystem",)
 MIB = 1 << 20
-FileSize = integer(ge=1, le=100 * MIB)
+FileSize = Annotated[int, Integer(ge=1, le=100 * MIB)]
 Glob = Annotated[str, Field(min_length=1, max_length=500)]
 
 

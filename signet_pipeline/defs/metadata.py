@@ -1,10 +1,15 @@
 """Materialization metadata helpers shared by every domain: latency percentiles, bullet lists and
 Markdown tables (what an operator reads on an asset's page in the Dagster UI)."""
 
-from typing import Any
+from typing import Any, TypeAlias
 
 import dagster as dg
 import numpy as np
+
+# What materializations and observations here carry: MetadataValues and the plain values Dagster
+# wraps itself (a subset of its RawMetadataValue, which the dagster package does not export).
+MetadataScalar: TypeAlias = dg.MetadataValue | str | int | float | None
+Metadata: TypeAlias = dict[str, MetadataScalar]
 
 
 def latency(values_ms: list[float], prefix: str) -> dict[str, Any]:

@@ -39,8 +39,8 @@ def _override(cfg: C, **fields: str) -> C:
 class EmbedderResource(dg.ConfigurableResource):
     """The embedding provider of the derived facts (`embedding.*` in the settings)."""
 
-    provider: str = Field("", description="onnx | ollama | openai | none; empty = embedding.provider")
-    model: str = Field("", description="empty = embedding.model")
+    provider: str = Field(default="", description="onnx | ollama | openai | none; empty = embedding.provider")
+    model: str = Field(default="", description="empty = embedding.model")
 
     def load(self, settings: Settings) -> EmbeddingProvider:
         return load_embedder(_override(settings.embedding, provider=self.provider, model=self.model))
@@ -49,9 +49,9 @@ class EmbedderResource(dg.ConfigurableResource):
 class LlmResource(dg.ConfigurableResource):
     """The LLM provider of extraction and decisions (`memory.pipelineV2.extraction.*`)."""
 
-    provider: str = Field("", description="rules | ollama | openai; empty = extraction.provider")
-    model: str = Field("", description="empty = extraction.model (or the provider's default)")
-    base_url: str = Field("", description="empty = extraction.base_url (or the provider's default)")
+    provider: str = Field(default="", description="rules | ollama | openai; empty = extraction.provider")
+    model: str = Field(default="", description="empty = extraction.model (or the provider's default)")
+    base_url: str = Field(default="", description="empty = extraction.base_url (or the provider's default)")
 
     def create(self, settings: Settings) -> Llm:
         cfg = _override(settings.pipeline.extraction, provider=self.provider, model=self.model, base_url=self.base_url)
@@ -65,7 +65,7 @@ class SignetStoreResource(dg.ConfigurableResource):
     sensors use `database()`, which opens the file alone and never creates or migrates it.
     """
 
-    workspace: str = Field("", description="empty = SIGNET_WORKSPACE (or ~/.agents), as for the API")
+    workspace: str = Field(default="", description="empty = SIGNET_WORKSPACE (or ~/.agents), as for the API")
     embedder: EmbedderResource = Field(default_factory=EmbedderResource)
 
     _service: MemoryService | None = PrivateAttr(default=None)

@@ -8,7 +8,7 @@ lineage reads as the pipeline runs (documents -> document_ingest -> memories -> 
 embeddings -> embedding_projection). Where a write would close a circle the edge is left out:
 derived facts are memories too, but show as derived_facts. Dagster materializes none of these
 tables (the API writes them); the queue itself, memory_jobs, is in queue/. The deps name other
-domains' assets by key (a shared module imports no domain); tests/test_dagster_ui.py checks them.
+domains' assets by key (a shared module imports no domain); tests/pipeline/dagster/test_dagster_ui.py checks them.
 """
 
 import warnings

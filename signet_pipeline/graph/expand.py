@@ -9,12 +9,13 @@ it is left out."""
 from __future__ import annotations
 
 from math import ceil
+from typing import Annotated
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from signet_pipeline.graph import traversal
 from signet_pipeline.graph.navigation import find_entity
-from signet_pipeline.request_rules import NOT_BLANK, STRICT, integer
+from signet_pipeline.request_rules import NOT_BLANK, STRICT, Integer
 from signet_pipeline.service import MemoryService
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.graph import tree as tree_store
@@ -23,7 +24,7 @@ from signet_pipeline.text.entities import canonical_name
 
 MAX_CONSTRAINTS = 50
 CHARS_PER_TOKEN = 4  # the reference's estimate
-Tokens = integer(ge=1, le=10_000)
+Tokens = Annotated[int, Integer(ge=1, le=10_000)]
 
 
 class ExpandRequest(BaseModel):

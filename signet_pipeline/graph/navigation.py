@@ -58,7 +58,9 @@ def entity_detail(svc: MemoryService, agent_id: str, *, name: str | None = None,
     with svc.db.read() as conn:
         if name is not None:
             found = find_entity(conn, agent_id, name)
-        elif (found := tree_store.entity(conn, agent_id, entity_id or "")) is None:
+        elif (by_id := tree_store.entity(conn, agent_id, entity_id or "")) is not None:
+            found = by_id
+        else:
             raise NotFound(f"entity {entity_id} not found", code="entity_not_found")
         row = tree_store.entity_counts(conn, [found["id"]])[found["id"]]
     counts = views.counts(row)

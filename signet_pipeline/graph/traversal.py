@@ -1,19 +1,8 @@
-"""Recall's graph path: traversal.
-
-Traversal (spec knowledge-graph "Focal Entity Resolution", "Walk Algorithm"): focal entities are
-the agent's pinned entities, project entities named by the project path, and entities whose
-canonical name is a query word or phrase; the walk collects every constraint of each focal
-entity, the top attributes of its top aspects, then the same for one-hop dependency neighbours
-(strength >= min), all under a deadline and a cap on memories (a name in thousands of memories
-must not make recall fetch and score them all). The memories it reaches join recall as candidates.
-
-Entities the query names are walked rarest first: the walk stops at its cap on memories, and the
-most mentioned name (a speaker, the user, a home town) would otherwise fill it with its own
-constraints before the specific entity the question is about is reached. With `hub_mentions`, a
-named entity (or a dependency reached) mentioned in more memories than that is a hub and not
-walked at all: like a word too frequent to rank, it narrows nothing, and reading it costs time in
-proportion to its mentions (its constraints are sorted, its aspects scanned past them: ~10 ms
-for 36,000 mentions). Pinned and project entities, which the caller chose, are always walked.
+"""Recall's graph path: the walk from the focal entities (pinned, project, named by the query)
+through their constraints, top aspects and one-hop dependencies, whose memories join recall as
+candidates. It runs under a deadline and a cap on memories, so named entities are walked rarest
+first and hubs (past `hub_mentions`) not at all: a name in thousands of memories narrows nothing.
+Design: docs/architecture.md; figures: docs/decisions.md.
 """
 
 from __future__ import annotations

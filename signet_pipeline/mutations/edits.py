@@ -100,7 +100,7 @@ def patch(svc: MemoryService, memory_id: str, req: MemoryPatch, *, reason: str, 
                                   newVersion=row["version"], contentChanged=False)
         content_changed = "content" in fields
         embedded = None
-        if "content_hash" in fields:
+        if norm is not None and "content_hash" in fields:  # the content changed
             vector = vectors.get(norm.content_hash)
             if vector is not None:
                 emb_store.upsert(conn, content_hash=norm.content_hash, vector=vector, model=svc.embedder.model,

@@ -4,18 +4,18 @@ modify / forget). Field names follow the reference clients (`if_version`, `chang
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from signet_pipeline.limits import MemoryText
 from signet_pipeline.models import TAGS, TYPE_PATTERN, _tags_value
-from signet_pipeline.request_rules import NOT_BLANK, STRICT, Timestamp, any_given, has, integer, required_when, rules
+from signet_pipeline.request_rules import NOT_BLANK, STRICT, Integer, Timestamp, any_given, has, required_when, rules
 
 MAX_BATCH = 200  # patches per modify, memories per forget
 REASON = Field(..., min_length=1, max_length=1000, description="why (kept in history)")
-Version = integer(ge=1)
-BatchLimit = integer(ge=1, le=MAX_BATCH)
+Version = Annotated[int, Integer(ge=1)]
+BatchLimit = Annotated[int, Integer(ge=1, le=MAX_BATCH)]
 IF_VERSION = Field(None, validation_alias=AliasChoices("if_version", "ifVersion"),
                    description="optimistic concurrency: rejected with 409 unless this is the current version")
 
@@ -25,7 +25,8 @@ class _Body(BaseModel):
 
 
 # A patch changes something: a field given (tags even as null, which clears them).
-_CHANGES = {"anyOf": [has("content"), has("type"), has("importance"), has("pinned"), {"required": ["tags"]}]}
+_CHANGES: dict[str, Any] = {
+    "anyOf": [has("content"), has("type"), has("importance"), has("pinned"), {"required": ["tags"]}]}
 
 
 class MemoryPatch(_Body):

@@ -1,18 +1,8 @@
-"""The agent roster through the API (the reference's /api/agents, behind `signet agent list | add
-| info | remove | purge`).
-
-Agents come from three places, each row saying which (`source`): agents.roster of agent.yaml
-(`roster`, synced over the table whenever the service opens the store), agents first seen in a
-write (`seen`, read policy `shared`), and this API (`api`). The roster wins: the API neither
-creates, changes nor removes an agent the roster names (409 agent_in_roster: edit agent.yaml),
-and a name added to the roster later takes the roster's policy at the next start. The API does
-not write agent.yaml.
-
-Removing an agent drops its row and archives its memories (visibility `archived`: no agent reads
-them, its own neither; the reference's remove). With purge its memories are deleted instead, as
-forget deletes them: tombstones with a history row each, recoverable within the retention window
-(pinned ones too: an operator purges). Both change memories, in short transactions of BATCH, and
-are refused while mutations are frozen; `default` is never removed."""
+"""The agent roster through the API (`signet agent list | add | info | remove | purge`). Agents
+come from agent.yaml's roster, from first writes and from this API (`source`); the roster wins
+(409 agent_in_roster) and the API never writes agent.yaml. Remove archives an agent's memories,
+purge deletes them as forget does; both run in short transactions of BATCH and are refused while
+mutations are frozen. Design: docs/architecture.md."""
 
 from __future__ import annotations
 
@@ -116,6 +106,7 @@ def create_agent(svc: MemoryService, req: AgentCreate) -> tuple[AgentView, bool]
         created = agents_store.get(conn, req.name) is None
         agents_store.register_api(conn, req.name, req.read_policy, group, now_iso())
         row = agents_store.get(conn, req.name)
+    assert row is not None  # registered above, in this transaction
     return _view(row), created
 
 

@@ -61,8 +61,10 @@ def _rate(done: list[Row]) -> float:
     time, a run's launch and a pipeline that was down do not count as work."""
     busy, previous = 0.0, None
     for job in done:
-        waited = previous is not None and job["ready"] < previous  # timestamps of one format compare as text
-        start = parse_iso(previous if waited else job["leased"])
+        if previous is not None and job["ready"] < previous:  # timestamps of one format compare as text
+            start = parse_iso(previous)
+        else:
+            start = parse_iso(job["leased"])
         busy += max(0.0, (parse_iso(job["completed_at"]) - start).total_seconds())
         previous = job["completed_at"]
     return len(done) / max(busy, TICK_S) if done else 0.0

@@ -69,7 +69,8 @@ class DiagnosticsReport(BaseModel):
 
 class _Scorer:
     def __init__(self, domain: str) -> None:
-        self.domain, self.score, self.issues = domain, 1.0, []
+        self.domain, self.score = domain, 1.0
+        self.issues: list[str] = []
 
     def trip(self, when: bool, penalty: float, issue: str) -> None:
         if when:

@@ -68,7 +68,7 @@ def stop_marker(home: Path) -> Path:
 def stopping() -> bool:
     """Whether the `signet up` running this code location is stopping (sensors launch nothing)."""
     home = os.environ.get("DAGSTER_HOME")
-    return bool(home) and stop_marker(Path(home)).exists()
+    return stop_marker(Path(home)).exists() if home else False
 
 
 def beat(db: Database, component: str, *, every_s: float = BEAT_EVERY_S) -> bool:

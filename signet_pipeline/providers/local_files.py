@@ -1,18 +1,8 @@
 """Reading files of this machine, the file counterpart of fetch.py. A path is read only under a
-root the operator allowed (compared as real paths: no symlink or `..` leads out), never inside a
-tree no caller may read (/proc, /sys, /dev, plus what the caller adds: the workspace), and only
-as a regular file with a single link, up to a size limit:
-
-- every directory from / down is opened relative to its parent (dir_fd) with O_NOFOLLOW, then the
-  file with O_NOFOLLOW: a file or directory swapped for a symlink after the caller listed it fails
-  the open instead of being followed. The path checked is the path opened, with no window between
-  check and use and no /proc/self/fd lookup (which macOS lacks).
-- the file is opened O_NONBLOCK (a FIFO cannot hang the open) and checked with fstat on the open
-  descriptor: a regular file (no FIFO, device or socket), one link (a hard link may share a file
-  that lives outside the root), a size within the limit.
-- at most limit + 1 bytes are read, so a file that grows, or reports a size it does not have,
-  stays bounded.
-"""
+root the operator allowed (compared as real paths), never inside a tree no caller may read (/proc,
+/sys, /dev, plus the caller's: the workspace), and only as a regular file with a single link, up to
+a size limit. Each directory is opened relative to its parent with O_NOFOLLOW, so the path checked
+is the path opened: a symlink swapped in after the check fails the open (docs/architecture.md)."""
 
 from __future__ import annotations
 
@@ -62,7 +52,7 @@ class LocalFiles:
         return cls(roots=tuple(_real(p) for p in allowed), never=tuple(_real(p) for p in (*SYSTEM_TREES, *never)),
                    setting=setting)
 
-    def excluded(self, path: str | Path) -> bool:
+    def excluded(self, path: str | PurePath) -> bool:
         """Inside a tree never read (a walk under an allowed root skips it)."""
         return any(_within(PurePath(path), tree) for tree in self.never)
 

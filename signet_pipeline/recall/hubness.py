@@ -1,18 +1,8 @@
-"""Hubness correction for the vector signal.
-
-Short, generic memories ("Of course.", "Ada: story of my life") sit close to very many queries in
-embedding space — they are hubs — and outrank the specific memory a question is about. Following
-cross-domain similarity local scaling (CSLS), each candidate's cosine is lowered by how similar it
-is to its nearest fellow candidates (centred on the pool's mean, so the correction is relative):
-a memory that resembles everything in the pool says little about this query in particular.
-
-Derived facts restate the memory they came from, so after the pipeline has run a remembered
-memory's nearest fellow candidates would be its own facts, and a memory whose facts are in the pool
-would look like a hub for what the pipeline wrote. A remembered memory is therefore compared with
-the other *families* (a memory and its facts), each counted once at its closest member: its hubness
-is what it would be without the facts. A derived fact keeps the plain comparison, its source among
-its neighbours, so that facts do not gain on the memories they came from.
-Cost: one (n x n) product over the ~100 candidates of a recall.
+"""Hubness correction for the vector signal (CSLS-style): a candidate's cosine is lowered by how
+similar it is to its nearest fellow candidates, so short generic memories that sit near every query
+stop outranking the specific one. A remembered memory is compared with other families (a memory
+and its derived facts) so its own facts do not make it look like a hub. Design:
+docs/architecture.md; settings and measurements: docs/decisions.md.
 """
 
 from __future__ import annotations

@@ -1,23 +1,8 @@
-"""The one way from user text to the MATCH expression of a full-text search, with its cost bounded.
-
-Recall (and with it every search endpoint, hook and forget-by-query preview) and the legacy keyword
-search all go through `keyword_query` and run their FTS statements under `fts_deadline`:
-- the words are deduplicated and at most fts_query.MAX_TOKENS, quoted and OR-ed (no FTS5
-  syntax from the caller: `fox fox ...` 2,500 times is one term, not a 2,500-way AND);
-- above search.fts_postings_budget the most frequent words are left out (fts_query.within_budget);
-  when even the rarest word alone is over it, recall ranks nothing by BM25 (`over_budget`): at a
-  million memories such a word is in 120,000+ rows, BM25 over them took 85-420 ms on two shared
-  cores, and it orders rows that hold one common word by little more than their length. The vector
-  and graph legs find those candidates; coverage still reads every word. Callers that only have the
-  keyword leg (legacy search, session search) rank the rarest word anyway;
-- BM25 weighs the words by the asking agent's own document frequencies when other agents share the
-  store (store/fulltext/agent_terms.py): a name in half of one agent's rows is rare store-wide. It costs
-  more a row than FTS5's own bm25(), so a query near the budget is ranked by FTS5's (AGENT_BM25_COST);
-- the statements stop at limits.query_time_ms (QueryTimeout, 408).
-
-The prospective hints index is searched without the words more than half of its documents hold
-(`hints_match`): hints are questions, so "say" or "like" is in nearly every one, and BM25 read all
-their postings (10 ms of a two-name question at 10k) to order documents by little else than length.
+"""The one way from user text to the MATCH expression of a full-text search, with its cost bounded:
+words deduplicated, capped, quoted and OR-ed; the most frequent left out above the postings budget;
+BM25 by the asking agent's own term frequencies where it is affordable; statements stopped at the
+query time limit. Every recall, search endpoint and hook goes through `keyword_query` and
+`fts_deadline`. Design: docs/architecture.md; figures: docs/decisions.md.
 """
 
 from __future__ import annotations

@@ -107,11 +107,11 @@ def vector_leg(svc: MemoryService, query: str, flt: MemoryFilter, pool: int) -> 
         query_vec, vectors = svc.embed_query(query), svc.embedder.embed(list(own.values()))
         unwritten = {h: float(v @ query_vec) for h, v in zip(own, vectors)}
     elif own:
-        query_vec, *vectors = svc.embedder.embed([query, *own.values()])
-        unwritten = {h: float(v @ query_vec) for h, v in zip(own, vectors)}
+        query_vec, *own_vectors = svc.embedder.embed([query, *own.values()])
+        unwritten = {h: float(v @ query_vec) for h, v in zip(own, own_vectors)}
     elif own is None and writer is not None:  # many (one agent for many writers): see embed_behind
-        query_vec, vectors = writer.embed_with_unwritten(query, svc.embed_query)
-        unwritten = {h: float(v @ query_vec) for h, v in vectors.items()}
+        query_vec, by_hash = writer.embed_with_unwritten(query, svc.embed_query)
+        unwritten = {h: float(v @ query_vec) for h, v in by_hash.items()}
     else:
         query_vec, unwritten = svc.embed_query(query), {}
     embedded = time.perf_counter()

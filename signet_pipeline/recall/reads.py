@@ -62,7 +62,7 @@ def get_memory(svc: MemoryService, memory_id: str, *, agent_id: str = "default",
                include_deleted: bool = False) -> dict[str, Any]:
     conn = svc.db.reader()
     row = mem_store.get(conn, memory_id, include_deleted=include_deleted)
-    if not visible(conn, row, agent_id):
+    if row is None or not visible(conn, row, agent_id):
         raise NotFound(f"memory {memory_id} not found")
     out = _view(row, DETAIL_FIELDS)
     out.update(sourcePath=row["source_path"], runtimePath=row["runtime_path"], idempotencyKey=row["idempotency_key"],
@@ -126,7 +126,7 @@ def similar(svc: MemoryService, memory_id: str, *, k: int, memory_type: str | No
             agent_id: str = "default") -> list[dict[str, Any]]:
     conn = svc.db.reader()
     anchor = mem_store.get(conn, memory_id)
-    if not visible(conn, anchor, agent_id):
+    if anchor is None or not visible(conn, anchor, agent_id):
         raise NotFound(f"memory {memory_id} not found")
     stored = emb_store.vector_for_hash(conn, anchor["content_hash"])
     index = svc.vector_index()

@@ -78,7 +78,8 @@ def rank(fused: dict[str, Candidate], *, limit: int, min_score: float,
     """Best first; candidates only the graph found take at most `graph_slots` places, the rest stay
     for flat FTS/vector candidates. (The walk collects every constraint of a focal entity; forcing
     them into the results regardless of score was measured to crowd out the answer.)"""
-    out, graph_used = [], 0
+    out: list[tuple[float, str, str]] = []
+    graph_used = 0
     for score, source, mid in sorted(((c.score, c.source, mid) for mid, c in fused.items()), key=lambda t: -t[0]):
         if len(out) >= limit or score < min_score:
             break

@@ -166,7 +166,7 @@ def _gather(svc: MemoryService, plan: Plan, options: RecallOptions, watch: Stopw
     watch.lap("memory_fts")
     pipeline = svc.settings.pipeline
     use_graph = options.graph and pipeline.graph_on
-    trav, visible = Traversal(), set()
+    trav, visible = Traversal(), set[str]()
     if use_graph and pipeline.traversal.enabled:  # while the vector leg runs
         trav, visible = graph_leg(svc, conn, req.query, req.project, flt, keywords.content)
     watch.lap("graph_traversal")

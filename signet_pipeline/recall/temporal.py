@@ -105,6 +105,7 @@ def _local_midnight(day: date) -> str:
 def plan(query: str, requested: TimeRange | None) -> Plan | None:
     """What the recall should do about time; None for an ordinary recall."""
     dates, content = find_dates(query)
+    source: Literal["query", "request"]
     if requested is not None:
         facets = tuple(requested.facets) if requested.facets else FACETS
         window = Window(requested.start or FAR_PAST, requested.end or FAR_FUTURE, facets)
@@ -125,7 +126,9 @@ def annotate(conn: apsw.Connection, hits: list[RecallHit], rows: dict[str, Row],
                                                        if h.id in rows and rows[h.id]["session_id"]}))
     for hit in hits:
         row = rows.get(hit.id)
-        for facet in (f for f in ANNOTATION_ORDER if f in window.facets and row is not None):
+        if row is None:
+            continue
+        for facet in (f for f in ANNOTATION_ORDER if f in window.facets):
             span = _span(row, facet, spans)
             if span is not None and span[0] < window.end and span[1] >= window.start:
                 hit.temporal_facet, (hit.temporal_start_at, hit.temporal_end_at) = facet, span

@@ -93,6 +93,7 @@ class MemoryService:
                 with self.db.write() as conn:  # vec0 holds sign bits, or float32 copies for its own backend
                     emb_store.ensure_vec_table(conn, dims, self.embedder.model,
                                                "bit" if search.vector_backend == "numpy" else "float")
+                index: MatrixIndex | SqliteVecIndex
                 if search.vector_backend == "numpy":
                     index = MatrixIndex(self.db, model=self.embedder.model, dimensions=dims,
                                         prefilter_min=search.vector_prefilter_min,

@@ -1,19 +1,9 @@
-"""Write-behind embedding for single remembers (spec memory-system: "The FTS5 index is updated
-synchronously. An embedding is generated asynchronously."): remember commits the row and answers;
-this writer's thread embeds what was remembered meanwhile in one provider call (a burst of
-concurrent remembers shares it) and stores the vectors in one short transaction.
-
-Reads that search vectors first wait until the vectors submitted before they started are written
-(MemoryService.vector_index, settle): a read right after a remember still finds the new memory by
-meaning, and under a steady stream of remembers it waits for the batches before it, not for the
-stream to stop. Recall does not wait for writes at all: it embeds its agent's own few unwritten
-memories with the query in one provider call (unwritten; recall/legs.py), so the writer of a memory
-finds it by meaning at once; when its agent has more (one agent for many writers) it takes what came
-before it from this writer's queue, embeds it with the query and hands the vectors back to be written
-(embed_with_unwritten): it waits for no later batch, and for no commit, which can queue behind a
-pipeline run's write transaction (issue 26). A crash before the vector is
-written leaves the memory without one, which the embedding refresh stage looks for; a failing
-provider leaves it keyword-searchable, as a failed synchronous embedding did.
+"""Write-behind embedding for single remembers (spec: FTS5 synchronous, the embedding async):
+remember commits the row and answers; this writer's thread embeds what came meanwhile in one
+provider call and stores the vectors in one short transaction. Vector reads wait only for batches
+submitted before them, and recall embeds its agent's unwritten memories with the query, so a new
+memory is found by meaning at once. A crash or a failing provider leaves the memory for the
+embedding refresh stage. Design: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -208,6 +198,7 @@ class EmbeddingWriter:
 
     def _embed_and_write(self, batch: dict[str, _Item]) -> None:
         hashes = list(batch)
+        vectors: list[np.ndarray] | np.ndarray
         if self._embedded:  # a recall embedded them
             vectors = [self._embedded[h] for h in hashes]
         else:

@@ -91,6 +91,12 @@ class Segment:
     def compact(self) -> bool:
         return self.scale is not None
 
+    def held(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(hashes, order, matrix) of a complete segment: callers reach them only where `complete`."""
+        hashes, order, matrix = self.hashes, self.order, self.matrix
+        assert hashes is not None and order is not None and matrix is not None, "a sign-bits segment holds no vectors"
+        return hashes, order, matrix
+
     def rows_of_ids(self, ids: np.ndarray) -> np.ndarray:
         """Row of each id, -1 where absent."""
         ids = np.asarray(ids, dtype=np.int64)
@@ -104,34 +110,37 @@ class Segment:
         """Row of each hash, -1 where absent."""
         if not self.n or not keys:
             return np.full(len(keys), -1, np.int64)
-        width = self.hashes.dtype.itemsize
+        hashes, order, _ = self.held()
+        width = hashes.dtype.itemsize
         encoded = [k.encode() for k in keys]
-        wanted = np.array([e if len(e) <= width else b"" for e in encoded], dtype=self.hashes.dtype)
-        pos = np.searchsorted(self.hashes, wanted, sorter=self.order)
+        wanted = np.array([e if len(e) <= width else b"" for e in encoded], dtype=hashes.dtype)
+        pos = np.searchsorted(hashes, wanted, sorter=order)
         pos[pos >= self.n] = 0
-        rows = self.order[pos]
-        return np.where((self.hashes[rows] == wanted) & (wanted != b""), rows, -1)
+        rows = order[pos]
+        return np.where((hashes[rows] == wanted) & (wanted != b""), rows, -1)
 
     def hash_at(self, row: int) -> str:
-        return self.hashes[row].decode()
+        return self.held()[0][row].decode()
 
     def vectors(self, rows: np.ndarray) -> np.ndarray:
         """The rows as float32 (int8 ones scaled back: close to, not equal to, the stored vector)."""
-        if not self.compact:
-            return self.matrix[rows]
-        return self.matrix[rows].astype(np.float32) * self.scale[rows, None]
+        matrix, scale = self.held()[2], self.scale
+        if scale is None:  # float32 rows
+            return matrix[rows]
+        return matrix[rows].astype(np.float32) * scale[rows, None]
 
     def scores(self, query: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """Dot products with the query, of the given rows or of every row."""
+        matrix, scale = self.held()[2], self.scale
         if rows is not None:
-            if not self.compact:
-                return self.matrix[rows] @ query
-            return (self.matrix[rows].astype(np.float32) @ query) * self.scale[rows]
-        if not self.compact:
-            return self.matrix @ query
+            if scale is None:
+                return matrix[rows] @ query
+            return (matrix[rows].astype(np.float32) @ query) * scale[rows]
+        if scale is None:
+            return matrix @ query
         out = np.empty(self.n, np.float32)
         for at in range(0, self.n, _BLOCK):
-            out[at:at + _BLOCK] = (self.matrix[at:at + _BLOCK].astype(np.float32) @ query) * self.scale[at:at + _BLOCK]
+            out[at:at + _BLOCK] = (matrix[at:at + _BLOCK].astype(np.float32) @ query) * scale[at:at + _BLOCK]
         return out
 
 

@@ -63,11 +63,12 @@ class SegmentBuilder:
                 or emb_store.change_at(conn, seq) not in (None, header.get("last")):
             return None
         segment = from_snapshot(header, arrays)
+        hashes, order, matrix = segment.held()
         n, words = segment.n, (self.dimensions + 63) // 64
-        if segment.matrix.shape != (n, self.dimensions) or segment.bits.shape != (words, n) \
-                or segment.hashes.shape != (n,) or segment.order.shape != (n,) \
+        if matrix.shape != (n, self.dimensions) or segment.bits.shape != (words, n) \
+                or hashes.shape != (n,) or order.shape != (n,) \
                 or (segment.scale is not None and segment.scale.shape != (n,)) \
-                or segment.matrix.dtype != (np.int8 if segment.compact else np.float32):
+                or matrix.dtype != (np.int8 if segment.compact else np.float32):
             return None
         return segment
 
@@ -133,7 +134,8 @@ class SegmentBuilder:
         if compact != segment.compact:
             return self.from_table(prefilter_min=prefilter_min, to_file=to_file)
         by_id = np.argsort(all_ids, kind="stable")
-        width = max([segment.hashes.dtype.itemsize, *map(len, hashes)])
+        held_hashes, _, matrix = segment.held()
+        width = max([held_hashes.dtype.itemsize, *map(len, hashes)])
         with self._db.read() as conn:
             writer = self._writer(conn, all_ids.size, width, seq, compact=compact, to_file=to_file)
         new_vectors, new_scale = quantize(vectors) if compact else (vectors, None)
@@ -143,14 +145,15 @@ class SegmentBuilder:
                 pick = by_id[at:at + _BLOCK]
                 old = pick < keep.size
                 rows, new = keep[pick[old]], pick[~old] - keep.size
-                block_vectors = np.empty((pick.size, self.dimensions), segment.matrix.dtype)
-                block_vectors[old], block_vectors[~old] = segment.matrix[rows], new_vectors[new]
+                block_vectors = np.empty((pick.size, self.dimensions), matrix.dtype)
+                block_vectors[old], block_vectors[~old] = matrix[rows], new_vectors[new]
                 block_hashes = np.empty(pick.size, f"S{width}")
-                block_hashes[old], block_hashes[~old] = segment.hashes[rows], [hashes[i] for i in new]
+                block_hashes[old], block_hashes[~old] = held_hashes[rows], [hashes[i] for i in new]
                 block_bits = np.empty((segment.bits.shape[0], pick.size), np.uint64)
                 block_bits[:, old], block_bits[:, ~old] = segment.bits[:, rows], sign_bits(vectors[new]).T
                 block_scale = None
                 if compact:
+                    assert segment.scale is not None and new_scale is not None  # compact: int8 rows with scales
                     block_scale = np.empty(pick.size, np.float32)
                     block_scale[old], block_scale[~old] = segment.scale[rows], new_scale[new]
                 writer.fill(at, all_ids[pick], block_hashes, block_vectors, block_bits, block_scale)

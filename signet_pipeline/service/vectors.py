@@ -1,29 +1,8 @@
-"""Vector search for recall.
-
-`MatrixIndex` mirrors the `embeddings` table (current model and dimension) in process memory:
-brute-force cosine with BLAS is exact and, at 100k x 384, several times faster than a vec0 KNN
-scan (docs/decisions.md). The database stays the source of truth: the index follows the
-`embedding_changes` log, so writes from any process (API, Dagster runs) become visible on the
-next search.
-
-The index is a segment (service/segment.py: the rows at one log position, never changed) plus
-what changed since: rows added or replaced (float32, scored exactly) and segment rows removed.
-From `snapshot_min` vectors the segment is a file beside the store (service/index_snapshot.py),
-mapped at start instead of read from the table, its pages shared by every process mapping it. A
-missing or unusable file is rebuilt from the table on a background thread while searches rank by
-vec0's sign bits and read their candidates from the store; changes are folded into a new segment
-(a new file) once they grow; a gap in the log (entries pruned before the index read them) rebuilds
-the segment from the table.
-
-Past `prefilter_min` vectors a full product per query costs more than recall's budget (1M x 384
-is 1.5 GB of float32 to stream: ~100 ms on two cores), so a query ranks every row by Hamming
-distance over its sign bits (48 bytes at 384 dimensions, ~8 ms at 1M), scores the
-`prefilter_candidates` nearest from the segment's int8 copy in float32, and rescores the best of
-those with the stored vectors: a candidate set that holds nearly all of the exact top k
-(docs/BENCHMARKS.md), for a quarter of float32's memory.
-
-`SqliteVecIndex` answers the same calls with vec0's float32 copy, kept for `search.vectorBackend:
-sqlite-vec`: the portable path and the benchmark's comparison point.
+"""Vector search for recall. `MatrixIndex` mirrors the `embeddings` table in process memory (exact
+brute-force cosine), following the `embedding_changes` log so every process's writes show: a fixed
+segment (service/segment.py, optionally a mapped file) plus the changes since, with a sign-bit
+prefilter and int8 rescoring past `prefilter_min`. `SqliteVecIndex` answers the same calls with
+vec0 (`search.vectorBackend: sqlite-vec`). Design: docs/architecture.md; figures: docs/decisions.md.
 """
 
 from __future__ import annotations
@@ -197,7 +176,7 @@ class MatrixIndex:
         """What a merge needs, taken under the lock: the segment's live rows and the changed rows."""
         live = [i for i, h in enumerate(self._hashes) if h is not None]
         return (self._segment, np.flatnonzero(~self._dead), np.array([self._ids[i] for i in live], np.int64),
-                [self._hashes[i].encode() for i in live], self._matrix[live], self._seq)
+                [h.encode() for h in self._hashes if h is not None], self._matrix[live], self._seq)
 
     def _dead_view(self) -> np.ndarray:
         if self._dead_rows is None:

@@ -36,7 +36,8 @@ def record(svc: MemoryService, req: FeedbackRequest, *, actor: Actor, agent_id: 
         now = now_iso()
         for memory_id, feedback_type, score in items:
             row = mem_store.get(conn, memory_id)
-            if not visible(conn, row, agent_id) or (project_scope is not None and row["project"] != project_scope):
+            if row is None or not visible(conn, row, agent_id) or (
+                    project_scope is not None and row["project"] != project_scope):
                 if req.ratings is None:
                     raise NotFound(f"memory {memory_id} not found")
                 continue

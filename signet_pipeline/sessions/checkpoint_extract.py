@@ -80,8 +80,8 @@ def checkpoint_extract(svc: MemoryService, req: CheckpointExtractRequest, *,
         kept = sessions_store.transcripts(conn, [key], agent).get(key)
         project = next((p for p in (req.project, sessions_store.project_of(conn, key))
                         if p and len(p) <= MAX_PROJECT_CHARS), None)
-        saved = bool(sent) and (kept is None or len(sent) >= len(kept)) and sessions_store.save_transcript(
-            conn, session_key=key, content=sent, harness=harness, project=project, agent_id=agent, now=now)
+        saved = bool(sent and (kept is None or len(sent) >= len(kept)) and sessions_store.save_transcript(
+            conn, session_key=key, content=sent, harness=harness, project=project, agent_id=agent, now=now))
         transcript = sent if saved else kept
         if transcript is None:
             return _skipped(key, "the session's transcript belongs to another agent" if sent else "no transcript")

@@ -99,8 +99,9 @@ def checkpoint(svc: MemoryService, *, session_key: str, agent_id: str, trigger: 
                   "prompt_count": prompts, "memory_queries": json.dumps(queries),
                   "recent_remembers": json.dumps([redact(m) for m in remembers]), "created_at": now}
         last = checkpoint_store.latest(conn, session_key, agent_id, trigger)
-        recent = last is not None and last["created_at"] >= to_iso(parse_iso(now) - timedelta(seconds=MERGE_WINDOW_S))
-        checkpoint_id = checkpoint_store.write(conn, values, replace_id=last["id"] if recent else None)
+        merge_since = to_iso(parse_iso(now) - timedelta(seconds=MERGE_WINDOW_S))
+        replace_id = last["id"] if last is not None and last["created_at"] >= merge_since else None
+        checkpoint_id = checkpoint_store.write(conn, values, replace_id=replace_id)
         checkpoint_store.cap(conn, session_key, svc.settings.hooks.max_checkpoints_per_session)
     return {"id": checkpoint_id, **values, "memory_queries": queries}
 

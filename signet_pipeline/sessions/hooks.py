@@ -80,9 +80,10 @@ class _HookRequest(BaseModel):
 
 def require_harness(harness: str | None) -> str:
     """The contract: a hook call without a harness is a 400 with a message."""
-    if not (harness or "").strip():
+    harness = (harness or "").strip()
+    if not harness:
         raise InvalidRequest("harness is required", code="missing_harness")
-    return harness.strip()
+    return harness
 
 
 class SessionStartRequest(_HookRequest):

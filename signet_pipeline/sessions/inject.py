@@ -1,18 +1,8 @@
-"""The text session-start injects (wire-contract `inject`): its sections and the one character
-budget they share (hooks.sessionStartBudgetChars).
-
-The sections, in the order the agent reads them (the reference daemon's): a short guide to using
-memory, the current date and time, the identity files (identity.py), the working memory (MEMORY.md,
-else where the last session left off), the relevant memories (pinned first, then by importance x
-recency) and the active constraints of the entities in scope.
-
-The budget is spent in another order, so that what must not be crowded out is paid first: the
-constraints (up to a quarter of the budget), the pinned memories, the guide and the date (whole or
-not at all), each file up to its own budget (the reference's, scaled down under a smaller overall
-budget), and the ranked memories get what is left. A file that does not fit whole is cut with a
-note; a memory line that does not fit is cut once and its section stops. The text never exceeds
-the budget.
-"""
+"""The text session-start injects (wire-contract `inject`): its sections, in the order the agent
+reads them (the reference daemon's), and the one character budget they share
+(hooks.sessionStartBudgetChars). The budget is spent in another order, so that what must not be
+crowded out (constraints, pinned memories) is paid first and the ranked memories get what is left;
+the text never exceeds it (docs/architecture.md)."""
 
 from __future__ import annotations
 

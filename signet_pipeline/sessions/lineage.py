@@ -23,7 +23,7 @@ from pydantic import AliasChoices, BaseModel, BeforeValidator, ConfigDict, Field
 from signet_pipeline.errors import NotFound
 from signet_pipeline.graph.navigation import find_entity
 from signet_pipeline.recall.keywords import fts_deadline
-from signet_pipeline.request_rules import ISO_SCHEMA, NOT_BLANK, NOT_GIVEN, STRICT, integer, iso_or_none
+from signet_pipeline.request_rules import ISO_SCHEMA, NOT_BLANK, NOT_GIVEN, STRICT, Integer, iso_or_none
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions.synthesis import SUMMARY_TYPE
 from signet_pipeline.store import memories as mem_store
@@ -33,8 +33,8 @@ from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.timeutil import to_iso
 
 MAX_LINKED = 25  # children, and a session's summaries (the newest)
-Results = integer(ge=1, le=50)
-CharLimit = integer(ge=200, le=12_000)
+Results = Annotated[int, Integer(ge=1, le=50)]
+CharLimit = Annotated[int, Integer(ge=200, le=12_000)]
 MAX_PARENTS = 10
 EXCERPT_CHARS = 420
 _WORD = re.compile(r"[^\W_]+")  # the FTS tokenizer's words (text/fts_query.py)
@@ -184,10 +184,12 @@ def expand_node(svc: MemoryService, agent_id: str, req: LineageRequest) -> Linea
             parents.append(parent)
         children = lineage_store.derived_from(conn, node["id"], MemoryFilter(agent_id=agent_id), MAX_LINKED)
         key = node["session_id"] or (node["source_id"] if node["type"] == SUMMARY_TYPE else None)
-        own = key is not None and node["agent_id"] == agent_id  # a session's rows are its own agent's
+        # A session's rows are its own agent's: its key, when the node is that agent's.
+        own_key = key if key is not None and node["agent_id"] == agent_id else None
         siblings = lineage_store.by_source(conn, key, summaries, MAX_LINKED) if key else []
-        row = lineage_store.session(conn, key, agent_id) if own else None
-        text = lineage_store.transcript(conn, key, agent_id) if own and req.include_transcript else None
+        row = lineage_store.session(conn, own_key, agent_id) if own_key is not None else None
+        text = (lineage_store.transcript(conn, own_key, agent_id)
+                if own_key is not None and req.include_transcript else None)
     session = None if key is None else LineageSession(
         sessionKey=key, harness=row["harness"] if row else node["who"], project=(row or node)["project"],
         startedAt=row["started_at"] if row else None, endedAt=row["ended_at"] if row else None,

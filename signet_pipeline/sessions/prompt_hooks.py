@@ -5,6 +5,8 @@ instructions for its summary, and compaction-complete keeps that summary as a me
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from signet_pipeline.errors import InvalidRequest
@@ -12,7 +14,7 @@ from signet_pipeline.limits import ContentText
 from signet_pipeline.models import MAX_PROJECT_CHARS, RecallRequest, RememberRequest
 from signet_pipeline.recall.search import RecallOptions
 from signet_pipeline.recall.session_context import Ledger, start_new_epoch
-from signet_pipeline.request_rules import NOT_BLANK, integer, required_in_schema
+from signet_pipeline.request_rules import NOT_BLANK, Integer, required_in_schema
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions import checkpoints
 from signet_pipeline.sessions.hooks import (
@@ -31,7 +33,7 @@ from signet_pipeline.write.remember import Actor, remember
 MIN_PROMPT_WORDS = 2  # "ok", "yes": nothing worth searching for
 QUERY_TERMS_CHARS = 80
 NON_BLANK = {"minLength": 1, "pattern": NOT_BLANK}
-Count = integer(ge=0)
+Count = Annotated[int, Integer(ge=0)]
 SUMMARY_PROMPT = """Summarize this session for your long-term memory before the context is compacted.
 Keep what will matter in later sessions: decisions and their reasons, the user's stated preferences,
 facts about people, projects and systems, commands or procedures that worked, and open tasks.
@@ -115,7 +117,7 @@ def user_prompt_submit(svc: MemoryService, req: PromptSubmitRequest, *,
     if req.session_key and prompt and record:
         checkpoints.note_prompt(svc, session_key=req.session_key, agent_id=req.agent_id, harness=harness,
                                 project=req.project, prompt=prompt)
-    known = bool(req.session_key) and sessions_store.agent_of(svc.db.reader(), req.session_key) == req.agent_id
+    known = bool(req.session_key and sessions_store.agent_of(svc.db.reader(), req.session_key) == req.agent_id)
     if len(prompt.split()) < MIN_PROMPT_WORDS:
         return PromptSubmitResult(inject="", memories=[], memoryCount=0, sessionKnown=known, engine="none")
     # With the session key, recall leaves out what the session was given already (its ledger).

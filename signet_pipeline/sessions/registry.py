@@ -71,4 +71,6 @@ def set_bypass(svc: MemoryService, session_key: str, agent_id: str, enabled: boo
 
 def bypassed(svc: MemoryService, session_key: str | None, agent_id: str) -> bool:
     """Whether a hook of this session must answer nothing (False without a session key)."""
-    return bool(session_key) and sessions_store.bypassed(svc.db.reader(), session_key, agent_id)
+    if not session_key:
+        return False
+    return sessions_store.bypassed(svc.db.reader(), session_key, agent_id)

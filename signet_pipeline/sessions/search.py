@@ -8,20 +8,20 @@ A query that is one of the agent's session keys finds that session first."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from signet_pipeline.models import MAX_PROJECT_CHARS
 from signet_pipeline.recall.keywords import fts_deadline, keyword_query
-from signet_pipeline.request_rules import STRICT, integer
+from signet_pipeline.request_rules import STRICT, Integer
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions.synthesis import SUMMARY_TYPE
 from signet_pipeline.store import sessions as sessions_store
 from signet_pipeline.store.db import Row
 
 EXCERPT_CHARS = 300  # of a transcript found by its key (matches get FTS5's snippet around them)
-SearchLimit = integer(ge=1, le=50)
+SearchLimit = Annotated[int, Integer(ge=1, le=50)]
 
 
 class SessionSearchRequest(BaseModel):
@@ -65,6 +65,8 @@ def search(svc: MemoryService, req: SessionSearchRequest, *, agent_id: str) -> S
             ranked += [(r["raw"], _hit(r, "summary")) for r in sessions_store.search_summaries(
                 conn, keywords.match, agent_id, req.project, SUMMARY_TYPE, req.limit)]
         found += [hit for _, hit in sorted(ranked, key=lambda pair: pair[0])]  # bm25: lower is better
-    seen: set[str] = set()
-    hits = [h for h in found if not (h.sessionKey in seen or seen.add(h.sessionKey))][:req.limit]
+    first: dict[str, SessionHit] = {}
+    for hit in found:
+        first.setdefault(hit.sessionKey, hit)  # each session once, where it ranks first
+    hits = list(first.values())[:req.limit]
     return SessionSearchResult(hits=hits, count=len(hits))

@@ -7,10 +7,12 @@ answer says so: `recorded: false`."""
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, field_validator
 
 from signet_pipeline.errors import Forbidden, InvalidRequest
-from signet_pipeline.request_rules import Timestamp, integer, required_in_schema
+from signet_pipeline.request_rules import Integer, Timestamp, required_in_schema
 from signet_pipeline.service import MemoryService
 from signet_pipeline.sessions.hooks import HARNESS, _HookRequest
 from signet_pipeline.sessions.prompt_hooks import NON_BLANK
@@ -30,7 +32,7 @@ class SkillInvocationRequest(_HookRequest):
     # OpenCode names its session sessionId.
     session_id: str | None = Field(None, max_length=500, validation_alias=AliasChoices("sessionId", "session_id"))
     tool_use_id: str | None = Field(None, max_length=500, validation_alias=AliasChoices("toolUseId", "tool_use_id"))
-    latency_ms: integer(ge=0) | None = Field(  # type: ignore[valid-type]
+    latency_ms: Annotated[int, Integer(ge=0)] | None = Field(
         None, validation_alias=AliasChoices("latencyMs", "latency_ms"))
     success: bool = True
     error_text: str | None = Field(None, validation_alias=AliasChoices("errorText", "error_text"),

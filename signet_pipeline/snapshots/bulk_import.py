@@ -1,22 +1,8 @@
 """The bulk path of a snapshot import: the whole import in one write transaction, all or nothing.
-
-Taken when it pays (`worth_it`: many rows into a store holding fewer): the rows of memories,
-their vectors and history whose key the store does not hold are planned over the Parquet with
-polars, then loaded with plain INSERTs while the tables' secondary indexes and insert triggers
-are set aside (store/bulk_load.py: indexes built once, full-text index filled in one pass, the
-vector change log told with one entry). Everything else goes through the per-row path inside the
-same transaction: rows whose key the store holds (merges: newer versions, vectors of another
-model) and the smaller tables.
-
-The plan applies the per-row path's rules to the new rows before the first is loaded: a live
-memory repeating a live memory of the same agent in the store is left alone, and a row naming a
-row the store holds (its parent memory) goes through the same SQL guards (snapshot_tables.refused).
-A row the store's constraints refuse (a duplicate key, a CHECK, NOT NULL) fails the import whole,
-where the per-row path would have written the rows before it: the transaction rolls back,
-triggers and indexes with it, and the store is as it was. So does a crash.
-
-Other writers wait for the transaction (up to the store's busy timeout, 30 s, then they fail):
-import into a store a service is writing to with `signet import --no-bulk`.
+New rows are planned over the Parquet with polars under the per-row path's rules, then loaded with
+plain INSERTs while indexes and insert triggers are set aside (store/bulk_load.py); merges and
+small tables take the per-row path in the same transaction. A refused row rolls everything back.
+Other writers wait meanwhile: use `signet import --no-bulk` on a live store. Design: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -88,8 +74,8 @@ def _not_repeating(conn: apsw.Connection, frame: pl.LazyFrame) -> pl.LazyFrame:
                         orient="row")
     if live.is_empty():
         return frame
-    live = live.lazy().with_columns(pl.lit(0, pl.Int64).alias("is_deleted"))
-    return frame.join(live, on=["agent_id", "content_hash", "is_deleted"], how="anti")
+    held = live.lazy().with_columns(pl.lit(0, pl.Int64).alias("is_deleted"))
+    return frame.join(held, on=["agent_id", "content_hash", "is_deleted"], how="anti")
 
 
 def _sole_vectors(conn: apsw.Connection, plan: _Plan, memories: pl.LazyFrame) -> None:
@@ -159,7 +145,8 @@ def _load(conn: apsw.Connection, plan: _Plan, progress: Progress | None) -> Tabl
 def _index_vectors(conn: apsw.Connection, manifest: Manifest, new: list[int]) -> None:
     """The new vectors into the vector table: built from the embeddings table when the store has
     none (or one for another model), else added to it."""
-    if embedding_store.ensure_vec_table(conn, manifest.embedding.dimensions, manifest.embedding.model):
+    vectors = manifest.vectors()
+    if embedding_store.ensure_vec_table(conn, vectors.dimensions, vectors.model):
         return
     for at in range(0, len(new), _CHUNK):
         embedding_store.reindex(conn, new[at:at + _CHUNK])
@@ -174,8 +161,8 @@ def import_bulk(db: Database, root: Path, manifest: Manifest, *, tables: list[st
         with db.write() as conn, bulk_load.tuned(conn):
             plans: dict[str, _Plan] = {}
             for name in (t for t in tables if t in bulk_load.TABLES):  # merges first, while the indexes are in place
-                at = manifest.table(name).file
-                src = incremental.source(db, root, manifest, manifest.table(name), agent=agent)
+                at = manifest.entry(name).file
+                src = incremental.source(db, root, manifest, manifest.entry(name), agent=agent)
                 plans[name] = _merge(db, conn, src, chunk=chunk, progress=progress)
             for name, plan in plans.items():  # then every row to load is checked before the first is
                 if name == "memories":
@@ -187,7 +174,7 @@ def import_bulk(db: Database, root: Path, manifest: Manifest, *, tables: list[st
                     _unrefused(conn, plan)
             with bulk_load.deferred(conn) as marks:
                 for name, plan in plans.items():
-                    at = manifest.table(name).file
+                    at = manifest.entry(name).file
                     out[name] = _load(conn, plan, progress)
                 at = "the snapshot"  # the indexes rebuilt on the way out check uniqueness over every table
                 loaded = sum(plan.src.total for plan in plans.values())
@@ -199,8 +186,8 @@ def import_bulk(db: Database, root: Path, manifest: Manifest, *, tables: list[st
                 progress(_REBUILD, loaded, loaded)
             for name in tables:
                 if name not in out:
-                    at = manifest.table(name).file
-                    out[name] = incremental.import_table(db, root, manifest, manifest.table(name), agent=agent,
+                    at = manifest.entry(name).file
+                    out[name] = incremental.import_table(db, root, manifest, manifest.entry(name), agent=agent,
                                                          chunk=chunk, progress=progress)
     except apsw.ConstraintError as exc:
         raise SnapshotError(f"{at}: a row breaks a rule of the store ({exc}); the import was rolled back, "

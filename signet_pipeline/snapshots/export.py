@@ -64,8 +64,10 @@ def _frames(conn, table: SnapshotTable, cols: list[Column], schema: pl.Schema, *
             blobs = [row[vector_at] for row in batch]
             rest = [row[:vector_at] + row[vector_at + 1:] for row in batch]
             frame = pl.DataFrame(rest, schema=plain, orient="row")
-            vectors = embedding_store.decode(blobs, schema["vector"].size)
-            frame = frame.insert_column(vector_at, pl.Series("vector", vectors, dtype=schema["vector"]))
+            vector_type = schema["vector"]
+            assert isinstance(vector_type, pl.Array)  # manifest.polars_type: a vector is a fixed-size array
+            vectors = embedding_store.decode(blobs, vector_type.size)
+            frame = frame.insert_column(vector_at, pl.Series("vector", vectors, dtype=vector_type))
         done += len(batch)
         if progress:
             progress(table.name, done, total)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Literal
+from typing import Final, Literal
 
 import polars as pl
 from pydantic import BaseModel, Field, ValidationError
@@ -17,7 +17,7 @@ from pydantic import BaseModel, Field, ValidationError
 from signet_pipeline.errors import SnapshotError
 from signet_pipeline.text.content import normalize_content
 
-FORMAT = "signet-snapshot"
+FORMAT: Final = "signet-snapshot"
 FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 FileFormat = Literal["parquet", "jsonl"]
@@ -59,6 +59,19 @@ class Manifest(BaseModel):
 
     def table(self, name: str) -> TableFile | None:
         return next((t for t in self.tables if t.table == name), None)
+
+    def entry(self, name: str) -> TableFile:
+        """The entry of a table the caller found in the snapshot (`table` says whether it is there)."""
+        found = self.table(name)
+        if found is None:
+            raise SnapshotError(f"the snapshot holds no table {name}", code="snapshot_invalid")
+        return found
+
+    def vectors(self) -> EmbeddingInfo:
+        """The model and dimension of the snapshot's vectors, for code that loads them."""
+        if self.embedding is None:
+            raise SnapshotError("a snapshot with vectors must name their model and dimension", code="snapshot_invalid")
+        return self.embedding
 
     @property
     def total_rows(self) -> int:

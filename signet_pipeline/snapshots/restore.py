@@ -1,21 +1,8 @@
-"""Import a snapshot into a store, new or live.
-
-Everything is checked first (manifest, schema version, checksums, row counts): a truncated or
-modified snapshot is refused before a row is written. Rows are matched on their natural keys, so
-a second import of the same snapshot writes nothing. Two ways to write them:
-
-- per row (snapshots/incremental.py): short transactions, so a live service keeps answering and
-  sees the rows as they land (its vector index follows the embeddings change log); an interrupted
-  import is completed by running it again. Small imports and merges into a larger store.
-- in bulk (snapshots/bulk_import.py), when it pays: one transaction, indexes and triggers set
-  aside and rebuilt once; all or nothing, a bad row rolls it back whole.
-
-A snapshot is trusted with content, not with who owns what (snapshots/ownership.py): a row the
-store holds for another agent, or one referring to another agent's rows, is refused and counted;
-an agent's snapshot holding anyone else's row is refused whole; `agent` imports one agent's rows.
-
-Vectors are kept when the snapshot's embedding model and dimension are the store's; otherwise
-they are left out and the embedding refresh asset embeds the imported memories.
+"""Import a snapshot into a store, new or live. Everything is checked before a row is written, and
+rows match on natural keys, so a second import writes nothing. Rows go per row in short
+transactions (snapshots/incremental.py) or, when it pays, in bulk (snapshots/bulk_import.py).
+Content is trusted, ownership is not (snapshots/ownership.py); vectors are kept only for the
+store's own embedding model and dimension. Design: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -109,8 +96,9 @@ def import_snapshot(db: Database, path: str | Path, *, embedding: tuple[str, int
     else:
         if "embeddings" in names:  # vectors enter the vector table as they land, not at the service's next start
             with db.write() as conn:
-                embedding_store.ensure_vec_table(conn, manifest.embedding.dimensions, manifest.embedding.model)
-        tables = {name: incremental.import_table(db, root, manifest, manifest.table(name), agent=agent, chunk=chunk,
+                snapshot_vectors = manifest.vectors()
+                embedding_store.ensure_vec_table(conn, snapshot_vectors.dimensions, snapshot_vectors.model)
+        tables = {name: incremental.import_table(db, root, manifest, manifest.entry(name), agent=agent, chunk=chunk,
                                                  progress=progress) for name in names}
     return ImportReport(snapshot_created_at=manifest.created_at, agent=agent, vectors=vectors, bulk=bulk,
                         tables=tables, seconds=round(time.perf_counter() - started, 3))

@@ -31,7 +31,7 @@ from signet_pipeline.store.db import Row
 from signet_pipeline.timeutil import now_iso
 from signet_pipeline.write.remember import Actor
 
-SEMANTIC_SCAN_MAX = 5_000  # newest memories per agent compared pairwise (5k x 5k cosines ~ 0.2 s)
+SEMANTIC_SCAN_MAX = 5_000  # newest memories per agent compared pairwise (the scan is quadratic)
 SAMPLES = 5
 _NON_WORD = re.compile(r"[\W_]+")
 
@@ -144,7 +144,8 @@ def merge(svc: MemoryService, actor: Actor) -> dict[str, Any]:
     groups = exact_groups(mem_store.dedup_rows(svc.db.reader()))
     batch = groups[: svc.settings.repair.dedup_batch_size]
     now = now_iso()
-    merged, dropped_total, links = 0, 0, {}
+    merged, dropped_total = 0, 0
+    links: dict[str, int] = {}
     with svc.db.write() as conn:
         for group in batch:
             keep = group[0]

@@ -1,19 +1,9 @@
-"""Embedding refresh (spec "Embedding Tracker"): live memories whose vector is missing, was written
-under an older content hash (the content changed) or is of another model or dimension (a model
-switch) are re-embedded with the configured embedder.
+"""Embedding refresh (spec "Embedding Tracker"): re-embeds live memories whose vector is missing,
+stale (the content changed) or of another model or dimension, and backfills chosen days.
 
-Each cycle: a provider health check (skip the cycle when it is down), one read-only query for the
-memories needing a vector (most recently updated first), then batches of
-`embeddingTracker.batchSize` texts: one provider call outside any transaction, then one short write
-transaction per batch (embeddings + vec_embeddings, memories.embedding_model, and the vectors the
-batch's memories wrote under hashes no live memory carries any more). A provider failure is
-counted and ends the cycle; the next one retries.
-
-A Dagster run costs seconds to launch, so one run is many cycles: it loops over batches until
-MAX_ROWS (5,000) memories or TIME_BUDGET_S (120 s), whichever comes first. With the ONNX embedder
-that is ~5-10 s of work per run (docs/BENCHMARKS.md), so a model switch over 100k memories takes
-about 20 runs; an HTTP embedder at ~20 ms per call stops on the time budget instead.
-Memories sharing a hash share one vector: each hash is embedded once.
+Provider calls happen outside any transaction, each batch's writes in one short transaction; one
+Dagster run covers many batches, bounded by MAX_ROWS and TIME_BUDGET_S since a launch costs
+seconds (docs/decisions.md, "Embedding refresh"). Memories sharing a hash share one vector.
 """
 
 from __future__ import annotations
@@ -21,7 +11,9 @@ from __future__ import annotations
 import time
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypedDict
+
+import numpy as np
 
 from signet_pipeline.analytics import ProviderCalls
 from signet_pipeline.errors import ProviderError
@@ -34,8 +26,8 @@ from signet_pipeline.timeutil import now_iso, to_iso
 MAX_ROWS = 5_000
 TIME_BUDGET_S = 120.0
 # The scheduled refresh leaves memories changed within this long to the API's write-behind embedder:
-# during an ingest, re-embedding them newest first cost the drain a run slot and 1,000-2,900
-# embeddings the writer was about to do anyway.
+# during an ingest, re-embedding them newest first cost the drain a run slot for work the writer was
+# about to do anyway.
 WRITE_BEHIND_GRACE_S = 60
 BACKFILL_PAGE = 500  # memories read per keyset page of a backfill window
 PREVIEW_ROWS = 20
@@ -70,6 +62,15 @@ class RefreshReport:
         return {**out, "errors": self.errors[:5], "rowsPerS": self.rows_per_s}
 
 
+class _Window(TypedDict):
+    """The store queries' keyword arguments selecting a backfill's memories."""
+
+    model: str
+    dimensions: int
+    start: str
+    end: str
+
+
 def grace_cutoff() -> str:
     """The scheduled refresh's horizon: memories changed after it are the write-behind embedder's."""
     return to_iso(datetime.now(UTC) - timedelta(seconds=WRITE_BEHIND_GRACE_S))
@@ -92,7 +93,8 @@ def _ready(svc: MemoryService, report: RefreshReport) -> int | None:
     return embedder.dimensions
 
 
-def _write(svc: MemoryService, hashes: list[str], vectors, by_hash: dict[str, list[Row]]) -> tuple[int, int]:
+def _write(svc: MemoryService, hashes: list[str], vectors: np.ndarray | list[np.ndarray],
+           by_hash: dict[str, list[Row]]) -> tuple[int, int]:
     """One short transaction: (memories refreshed, orphan vectors removed). A hash no live memory
     carries any more (deleted or edited meanwhile) gets no vector."""
     model = svc.embedder.model
@@ -109,11 +111,13 @@ def _write(svc: MemoryService, hashes: list[str], vectors, by_hash: dict[str, li
 
 
 def _one_by_one(svc: MemoryService, chunk: list[str], by_hash: dict[str, list[Row]], report: RefreshReport,
-                calls: ProviderCalls) -> tuple[list[str], list, float]:
+                calls: ProviderCalls) -> tuple[list[str], list[np.ndarray], float]:
     """After a failed batch: each text alone, so one text the provider always rejects is counted
     as failed and skipped instead of stopping every run at the same place (spec: a failed fetch
     increments the failed counter without aborting the cycle)."""
-    kept, vectors, total_ms = [], [], 0.0
+    kept: list[str] = []
+    vectors: list[np.ndarray] = []
+    total_ms = 0.0
     for content_hash in chunk:
         try:
             vector, ms = calls.call(svc.embedder.embed, [by_hash[content_hash][0]["content"]])
@@ -140,6 +144,7 @@ def _refresh(svc: MemoryService, candidates: list[Row], report: RefreshReport, c
             report.stopped = "time budget"
             return False
         chunk = hashes[start:start + batch_size]
+        vectors: np.ndarray | list[np.ndarray]  # the batch's array, or the texts that embedded alone
         try:
             vectors, embed_ms = calls.call(svc.embedder.embed, [by_hash[h][0]["content"] for h in chunk])
         except ProviderError as exc:
@@ -205,7 +210,7 @@ def run_backfill(svc: MemoryService, start: str, end: str, *, force: bool = Fals
     if dims is None:
         return _finish(svc, report, calls, started)
     conn = svc.db.reader()
-    window = {"model": report.model, "dimensions": dims, "start": start, "end": end}
+    window = _Window(model=report.model, dimensions=dims, start=start, end=end)
     report.found = emb_store.refresh_backlog(conn, **window)
     size = batch_size or svc.settings.pipeline.embedding_tracker.batch_size
     after_rid = 0

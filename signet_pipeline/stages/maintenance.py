@@ -10,6 +10,7 @@ the Dagster runs that execute cycles.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from signet_pipeline.errors import RepairDenied
@@ -65,6 +66,11 @@ class Cycle:
     skipped: str | None = None
 
 
+def _scores(svc: MemoryService, before: float) -> dict[str, Any]:
+    """A repair's annotation: the score it started from and the score after it."""
+    return {"scoreBefore": before, "scoreAfter": diagnostics.report(svc.db, svc.settings).score}
+
+
 def run_cycle(svc: MemoryService) -> Cycle:
     auto = svc.settings.autonomous
     before = diagnostics.report(svc.db, svc.settings)
@@ -80,9 +86,7 @@ def run_cycle(svc: MemoryService) -> Cycle:
     for action in cycle.recommended:
         try:
             outcome = run_repair(svc, action, ACTOR, reason="maintenance cycle", options={"repair": True},
-                                 annotate=lambda start=score: {
-                                     "scoreBefore": start,
-                                     "scoreAfter": diagnostics.report(svc.db, svc.settings).score})
+                                 annotate=partial(_scores, svc, score))
         except RepairDenied as exc:
             cycle.denied[action] = exc.code
             continue

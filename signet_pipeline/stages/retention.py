@@ -1,17 +1,7 @@
 """Retention sweep (spec "Retention Worker"): purge expired data in a fixed order, each step its
-own short write transaction capped at `batchLimit` rows, so a sweep never holds the write lock
-for long and a backlog drains over the following sweeps.
-
-1. graph links of tombstones past the window (mentions decremented, orphan entities removed)
-2. their embeddings (unless another memory still carries the same content hash)
-3. the tombstones themselves (the FTS trigger cleans the index; session rows follow, and the
-   memory's own words are cut from its session's transcript: forgetting ends there too)
-4. history older than its window  5. completed jobs  6. dead jobs
-then checkpoints and the session ledger, transcripts when `transcriptRetentionDays` is set, and
-the embedding change log beyond the newest `changeLogKeep` entries.
-
-Steps 1-3 select the same rows (one cutoff for the whole sweep, oldest deletion first), so a
-memory is hard-deleted only after its links and vector went. Nothing inside a window is touched.
+own short write transaction capped at `batchLimit` rows, so a sweep never holds the write lock for
+long and a backlog drains over the following sweeps. A tombstone loses its graph links and vector
+before it is hard-deleted (one cutoff for the whole sweep); nothing inside a window is touched.
 """
 
 from __future__ import annotations

@@ -1,24 +1,8 @@
-"""Session summaries (spec architecture "summary worker", wire-contract session-end): what a
-finished session leaves in memory.
-
-session-end keeps the transcript and queues a `session_summary` job. The job reads the transcript
-as conversation turns (text/transcripts.py), packs them into windows a model reads whole, and
-asks the LLM, window by window, for the statements worth keeping in later sessions. Replies are
-validated like every model reply (self-contained statements of 12-500 characters, no echo of the
-prompt, deduplicated, at most MAX_STATEMENTS per window); secrets are masked on the way in and out
-(the checkpoint redaction). Every call happens before any write;
-then each window's statements become one `session_summary` memory in one remember_many call
-(source_type session_end, source_id = the session key, so recall `expand` brings the transcript
-back). Those memories go through extraction like any other: facts, decisions, the graph.
-
-A transcript that only grew since its last summary (its first turns hash the same) is summarized
-from where that one stopped, so a resumed session (or a mid-session checkpoint extract, then the
-session end) adds what is new and a summary the agent forgot does not come back; a rewritten
-transcript is summarized from the start. A plain-text transcript counts its paragraphs as turns.
-
-The same job scores the session's continuity (stages/continuity.py: how well the memories injected
-at its start served it), one more provider call before the writes; the score and the per-memory
-relevance are written with the summary's bookkeeping.
+"""Session summaries (spec "summary worker", wire-contract session-end): a finished session's
+transcript, read as turns and packed into windows, becomes `session_summary` memories through the
+LLM (replies validated, secrets masked, every call before any write); extraction then treats them
+like any memory. A transcript that only grew is summarized from where its last summary stopped.
+The same job scores the session's continuity (stages/continuity.py).
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import cast
 
 import apsw
 
@@ -21,7 +22,7 @@ from signet_pipeline.store.fulltext import agent_terms
 # The tables a bulk load writes with plain INSERTs (the others keep their per-row SQL).
 TABLES = ("memories", "embeddings", "memory_history")
 # Insert triggers a bulk load sets aside; `deferred` does their work once for every new row.
-# Any other insert trigger on TABLES stays and fires per row (tests/test_bulk_import.py lists them).
+# Any other insert trigger on TABLES stays and fires per row (tests/pipeline/snapshots/test_bulk_import.py lists them).
 REPLACED_TRIGGERS = ("memories_ai", "memories_terms_ai", "embeddings_ai")
 _ROWID = {"memories": "rid", "embeddings": "id"}
 # Pages kept in memory during the load (KiB, as cache_size takes a negative number): the indexes
@@ -37,7 +38,9 @@ def _table(name: str) -> str:
 
 def live_content(conn: apsw.Connection) -> list[tuple[str, str]]:
     """(agent_id, content_hash) of every live memory: what a new memory may not repeat."""
-    return conn.execute("SELECT agent_id, content_hash FROM memories WHERE is_deleted = 0").fetchall()
+    # both columns are TEXT NOT NULL
+    return cast(list[tuple[str, str]],
+                conn.execute("SELECT agent_id, content_hash FROM memories WHERE is_deleted = 0").fetchall())
 
 
 def insert(conn: apsw.Connection, table: str, cols: Sequence[str], rows: Sequence[tuple]) -> int:
@@ -64,10 +67,14 @@ def deferred(conn: apsw.Connection) -> Iterator[dict[str, int]]:
     caller's rollback undoes the drops."""
     marks = {t: _high_water(conn, t) for t in _ROWID}
     names = ", ".join("?" * len(TABLES))
-    indexes = conn.execute(f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
-                           f"AND tbl_name IN ({names})", TABLES).fetchall()
-    triggers = conn.execute(f"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
-                            f"AND name IN ({', '.join('?' * len(REPLACED_TRIGGERS))})", REPLACED_TRIGGERS).fetchall()
+    # (name, sql) text pairs: only automatic indexes have no sql, and they are left out
+    indexes = cast(list[tuple[str, str]],
+                   conn.execute(f"SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
+                                f"AND tbl_name IN ({names})", TABLES).fetchall())
+    triggers = cast(list[tuple[str, str]],
+                    conn.execute(f"SELECT name, sql FROM sqlite_master WHERE type = 'trigger' "
+                                 f"AND name IN ({', '.join('?' * len(REPLACED_TRIGGERS))})",
+                                 REPLACED_TRIGGERS).fetchall())
     for name, _ in indexes:
         conn.execute(f'DROP INDEX "{name}"')
     for name, _ in triggers:

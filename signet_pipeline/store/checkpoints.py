@@ -8,7 +8,7 @@ from typing import Any
 
 import apsw
 
-from signet_pipeline.store.db import Row, one, rows
+from signet_pipeline.store.db import Row, one, rows, scalar
 
 MAX_QUERIES = 20
 MAX_REMEMBERS = 10
@@ -56,8 +56,8 @@ def write(conn: apsw.Connection, values: dict, *, replace_id: int | None) -> int
                      "WHERE id = :id", {**values, "id": replace_id})
         return replace_id
     names = list(values)
-    return int(one(conn, f"INSERT INTO session_checkpoints({', '.join(names)}) VALUES "
-                         f"({', '.join(':' + n for n in names)}) RETURNING id", values)["id"])
+    return int(scalar(conn, f"INSERT INTO session_checkpoints({', '.join(names)}) VALUES "
+                            f"({', '.join(':' + n for n in names)}) RETURNING id", values))
 
 
 def cap(conn: apsw.Connection, session_key: str, keep: int) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from itertools import islice
+from typing import cast
 
 import apsw
 import numpy as np
@@ -147,7 +148,7 @@ def upsert(conn: apsw.Connection, *, content_hash: str, vector: np.ndarray, mode
         (content_hash, blob, dims, model, source_type, source_id, now, now),
     )
     held_dims, held_model, held_kind = _vec_target(conn)
-    if held_dims is not None:
+    if held_kind is not None:  # a vec0 table was built (its kind is known with its dimensions)
         conn.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid = ?", (embedding_id,))
         if held_dims == dims and held_model in (None, model):  # from the stored value, as a rebuild would
             _vec_insert(conn, held_kind, [embedding_id], np.atleast_2d(from_blob(blob)))
@@ -163,7 +164,7 @@ def reindex(conn: apsw.Connection, ids: list[int]) -> None:
     wide = [(to_blob(from_blob(r["vector"])), r["id"]) for r in found if not len(r["vector"]) % 2]
     conn.executemany("UPDATE embeddings SET vector = ? WHERE id = ?", wide)
     held_dims, held_model, held_kind = _vec_target(conn)
-    if held_dims is None:
+    if held_dims is None or held_kind is None:  # no vec0 table was built (both are recorded with it)
         return
     conn.execute(f"DELETE FROM {VEC_TABLE} WHERE rowid IN (SELECT value FROM json_each(?))", (json.dumps(ids),))
     held = [r for r in found if r["dimensions"] == held_dims and held_model in (None, r["model"])]
@@ -183,7 +184,7 @@ def vec_bits(conn: apsw.Connection, model: str, dimensions: int) -> tuple[np.nda
     in its storage order."""
     if _vec_target(conn) != (dimensions, model, "bit"):
         return None
-    found = conn.execute(f"SELECT rowid, embedding FROM {VEC_TABLE}").fetchall()
+    found = cast(list[tuple[int, bytes]], conn.execute(f"SELECT rowid, embedding FROM {VEC_TABLE}").fetchall())
     ids = np.fromiter((r[0] for r in found), dtype=np.int64, count=len(found))
     bits = np.frombuffer(b"".join(r[1] for r in found), dtype=np.uint8).reshape(len(found), dimensions // 8)
     order = np.argsort(ids, kind="stable")

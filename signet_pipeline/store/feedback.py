@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import apsw
 
-from signet_pipeline.store.db import Row, one, rows, scalar
+from signet_pipeline.store.db import Row, rows, scalar
 
 
 def insert(conn: apsw.Connection, *, memory_id: str, agent_id: str, session_id: str | None, feedback_type: str,
            score: float | None, correction_text: str | None, actor: str, actor_type: str | None, now: str) -> int:
-    return int(one(conn, "INSERT INTO agent_feedback(memory_id, agent_id, session_id, feedback_type, score, "
-                         "correction_text, actor, actor_type, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-                         "RETURNING id",
-                   (memory_id, agent_id, session_id, feedback_type, score, correction_text, actor, actor_type,
-                    now))["id"])
+    return int(scalar(conn, "INSERT INTO agent_feedback(memory_id, agent_id, session_id, feedback_type, score, "
+                            "correction_text, actor, actor_type, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                            "RETURNING id",
+                      (memory_id, agent_id, session_id, feedback_type, score, correction_text, actor, actor_type,
+                       now)))
 
 
 def for_memory(conn: apsw.Connection, memory_id: str, limit: int = 100) -> list[Row]:

@@ -229,9 +229,10 @@ def transcripts(conn: apsw.Connection, session_keys: list[str], agent_id: str) -
 
 def transcripts_of(conn: apsw.Connection, pairs: list[tuple[str, str]]) -> dict[tuple[str, str], str]:
     """Transcripts for these (session key, owning agent) pairs that exist."""
+    if not pairs:
+        return {}
     found = conn.execute("SELECT t.session_key, t.agent_id, t.content FROM session_transcripts t JOIN json_each(?) p "
-                         "ON t.session_key = p.value ->> 0 AND t.agent_id = p.value ->> 1",
-                         (json.dumps(pairs),)) if pairs else []
+                         "ON t.session_key = p.value ->> 0 AND t.agent_id = p.value ->> 1", (json.dumps(pairs),))
     return {(key, agent): content for key, agent, content in found}
 
 

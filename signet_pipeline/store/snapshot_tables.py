@@ -158,7 +158,7 @@ def guarded_refs(table: SnapshotTable, cols: Sequence[str]) -> list[tuple[str, s
     the store holds passes them (a bulk import checks only the rows that do)."""
     if not table.guarded:
         return []
-    return _refs(table, cols) + ([(table.reads, "memories")] if table.reads in cols else [])
+    return _refs(table, cols) + ([(table.reads, "memories")] if table.reads is not None and table.reads in cols else [])
 
 
 # A vector is keyed by its text's hash, which every agent holding that text shares: a snapshot

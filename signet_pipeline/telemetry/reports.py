@@ -38,9 +38,12 @@ def _percentiles(values: list[float]) -> tuple[float | None, float | None]:
 
 def stats(db: Database, *, enabled: bool, since: str | None) -> dict[str, Any]:
     rows = analytics_store.telemetry_since(db.reader(), since)
-    llm_ms, recall_ms, recall_types = [], [], Counter()
+    llm_ms: list[float] = []
+    recall_ms: list[float] = []
+    recall_types: Counter[str] = Counter()
     llm = {"calls": 0, "errors": 0, "totalInputTokens": 0, "totalOutputTokens": 0}
-    by_stage, by_code = Counter(), Counter()
+    by_stage: Counter[str] = Counter()
+    by_code: Counter[str] = Counter()
     for row in rows:
         props = json.loads(row["properties"])
         if row["event"] == "llm.generate":
@@ -55,9 +58,9 @@ def stats(db: Database, *, enabled: bool, since: str | None) -> dict[str, Any]:
         elif row["event"] == "pipeline.error":
             by_stage[props.get("stage", "unknown")] += 1
             by_code[props.get("code", "unknown")] += 1
-    llm["p50"], llm["p95"] = _percentiles(llm_ms)
+    l50, l95 = _percentiles(llm_ms)
     r50, r95 = _percentiles(recall_ms)
-    return {"enabled": enabled, "totalEvents": len(rows), "llm": llm,
+    return {"enabled": enabled, "totalEvents": len(rows), "llm": {**llm, "p50": l50, "p95": l95},
             "recall": {"calls": len(recall_ms), "p50": r50, "p95": r95,
                        "byType": [{"type": t, "calls": n} for t, n in recall_types.most_common()]},
             "pipelineErrors": sum(by_stage.values()), "pipelineErrorsByStage": dict(by_stage),

@@ -1,19 +1,8 @@
 """What kind of thing a name in a sentence is, from the words around it: the inline linker types
-places, organisations and projects as it writes them (a conversation's speakers are people).
-
-Offline and without a gazetteer, so it reads only cues English uses for each kind and leaves the
-name untyped ("extracted") when there is none: a wrong type is worse than none, since the
-structural stage types what stays untyped from every fact about it. The cues:
-- a place: its last word names a kind of place ("Polsloe Road"; or its first, "Lake Tahoe", "Mount
-  Cook"), or a verb of going, living or coming back precedes it ("moved to", "flew back from", "we
-  live in", "based in");
-- an organisation: its last word names a kind of organisation ("Maplestone Games", "Dogs Trust"),
-  or work precedes it ("works at", "a job at", "an interview at", "hired by");
-- a project: "project", "codename" or "code name" precedes it, or "project" follows it.
-Words that name both kinds ("Town", "City", "Library", "Museum") are not read. A name spelled
-like a tool ("GitHub", "iOS") is left to the structural stage. Plain "in", "to", "at" and "from"
-are not cues (people are talked to and heard from, tools are worked in), nor is a name with a
-possessive ("went to Ana's").
+places, organisations and projects as it writes them. Offline and without a gazetteer, it reads
+only cues English uses for each kind ("moved to", "works at", a last word like "Road" or "Games")
+and otherwise leaves the name untyped: a wrong type is worse than none, as the structural stage
+types the rest. Design and the cue list: docs/architecture.md; why no gazetteer: docs/decisions.md.
 """
 
 from __future__ import annotations

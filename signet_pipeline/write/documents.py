@@ -24,8 +24,9 @@ MAX_DOCUMENT_CHARS = 2_000_000  # text given inline (a URL's content is capped i
 
 
 # Either a URL or a text, never both.
-_ONE_SOURCE = {"oneOf": [{"required": ["url"], "properties": {"url": {"type": "string"}, "content": NOT_GIVEN}},
-                         {"required": ["content"], "properties": {"content": {"type": "string"}, "url": NOT_GIVEN}}]}
+_ONE_SOURCE: dict[str, Any] = {
+    "oneOf": [{"required": ["url"], "properties": {"url": {"type": "string"}, "content": NOT_GIVEN}},
+              {"required": ["content"], "properties": {"content": {"type": "string"}, "url": NOT_GIVEN}}]}
 
 
 class DocumentRequest(BaseModel):
@@ -137,6 +138,7 @@ def create(svc: MemoryService, req: DocumentRequest, *, agent_id: str) -> Docume
         job_id, _ = job_store.enqueue(conn, job_type=DOCUMENT_INGEST, document_id=document_id, now=now,
                                       max_attempts=pipeline.worker.max_retries)
         row = doc_store.get(conn, document_id)
+    assert row is not None  # inserted above, in this transaction
     return DocumentCreated(**_view(row), jobId=job_id)
 
 

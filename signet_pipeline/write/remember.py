@@ -186,6 +186,7 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
         svc.reads_first.yield_to_reads()
         written = _write(svc, prepared, actor, pipeline_jobs, behind)
         if behind:
+            assert svc.embed_behind is not None  # asked for only where the service has a write-behind embedder
             svc.embed_behind.submit([(r.id, p.content.content_hash, p.content.storage, p.req.agent_id)
                                      for p, r in zip(prepared, written)
                                      if p.vector is None and p.values["embedding_model"] is None and not r.deduped])
@@ -194,7 +195,9 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
     for req, result in zip(reqs, results):
         # The caller's knowledge, after the row exists; also for a deduped retry (every part is
         # idempotent), so a retry after a failure, or with a corrected payload, still lands.
-        row = mem_store.get(svc.db.reader(), result.id) if req.structured is not None else None
+        if req.structured is None:
+            continue
+        row = mem_store.get(svc.db.reader(), result.id)
         if row is not None:
             result.structured = structured.apply(svc, row, req.structured)
     return results
@@ -203,13 +206,13 @@ def remember_many(svc: MemoryService, reqs: list[RememberRequest], actor: Actor 
 def _keep_transcripts(svc: MemoryService, reqs: list[RememberRequest]) -> None:
     """Transcripts sent along with memories, under the memory's sourceId (the session key), in
     their own short transaction (spec "Lossless Session Transcripts"); the sender's agent owns them."""
-    kept = [r for r in reqs if r.transcript and r.transcript.strip() and r.source_id]
+    kept = [(r.source_id, r.transcript, r) for r in reqs if r.transcript and r.transcript.strip() and r.source_id]
     if not kept:
         return
     with svc.db.write() as conn:
         now = now_iso()
-        for req in kept:
-            sessions_store.add_transcript(conn, session_key=req.source_id, content=req.transcript,
+        for session_key, transcript, req in kept:
+            sessions_store.add_transcript(conn, session_key=session_key, content=transcript,
                                           project=req.project, agent_id=req.agent_id, now=now)
 
 

@@ -34,14 +34,16 @@ GROUP = "embeddings"
 
 
 class RefreshConfig(dg.Config):
-    max_rows: int = Field(MAX_ROWS, ge=1, le=1_000_000, description="memories re-embedded at most in this run")
-    time_budget_s: float = Field(TIME_BUDGET_S, gt=0, le=3600, description="no new batch starts after this")
-    batch_size: int = Field(0, ge=0, le=512, description="texts per provider call; 0 = embeddingTracker.batchSize")
+    max_rows: int = Field(default=MAX_ROWS, ge=1, le=1_000_000, description="memories re-embedded at most in this run")
+    time_budget_s: float = Field(default=TIME_BUDGET_S, gt=0, le=3600, description="no new batch starts after this")
+    batch_size: int = Field(default=0, ge=0, le=512,
+                            description="texts per provider call; 0 = embeddingTracker.batchSize")
 
 
 class BackfillConfig(dg.Config):
-    force: bool = Field(False, description="re-embed every memory of the days, not only missing/stale ones")
-    batch_size: int = Field(0, ge=0, le=512, description="texts per provider call; 0 = embeddingTracker.batchSize")
+    force: bool = Field(default=False, description="re-embed every memory of the days, not only missing/stale ones")
+    batch_size: int = Field(default=0, ge=0, le=512,
+                            description="texts per provider call; 0 = embeddingTracker.batchSize")
 
 
 class ProjectionConfig(dg.Config):
@@ -142,7 +144,7 @@ def embedding_projection(context: dg.AssetExecutionContext, config: ProjectionCo
             wanted = sorted(set(config.dimensions) or set(claimed) | set(proj_store.cached_fingerprints(conn)))
         reports = [project_store(db, model, dims, force=dims in config.dimensions) for dims in wanted]
     computed = [r for r in reports if r.layout is not None]
-    fits = [r.layout for r in computed if r.layout.method == "umap"]
+    fits = [r.layout for r in reports if r.layout is not None and r.layout.method == "umap"]
     loaded, compiled = sum(f.jit_loaded for f in fits), sum(f.jit_compiled for f in fits)
     if not fits:
         jit = "no UMAP fit in this run"
@@ -153,7 +155,7 @@ def embedding_projection(context: dg.AssetExecutionContext, config: ProjectionCo
         context.log.info(jit)
     else:
         jit = "warm: umap was already imported and compiled in this process"
-    warnings = sorted({w for r in computed for w in r.layout.warnings})
+    warnings = sorted({w for r in reports if r.layout is not None for w in r.layout.warnings})
     for warning in warnings:
         context.log.warning("umap: %s", warning)
     preview = computed[0].preview if computed else []
@@ -173,7 +175,8 @@ def embedding_projection(context: dg.AssetExecutionContext, config: ProjectionCo
              for r in reports], empty="nothing requested or stale"),
         "jit": jit, "jit_from_cache": loaded, "jit_compiled": compiled,
         "degenerate": bullet_list([f"{r.dimensions}d: {r.points} point(s), laid out by PCA (UMAP needs more than "
-                                   f"{r.dimensions + 1})" for r in computed if r.layout.method == "pca"]),
+                                   f"{r.dimensions + 1})"
+                                   for r in reports if r.layout is not None and r.layout.method == "pca"]),
         "warnings": bullet_list(warnings),
         "preview": table(["id", *axes, "content"], [[n["id"][:8], *(n[a] for a in axes), n["content"][:80]]
                                                     for n in preview], empty="no points"),

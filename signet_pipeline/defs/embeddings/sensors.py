@@ -28,9 +28,9 @@ def _provider_backoff(instance: dg.DagsterInstance) -> str | None:
     """Why to wait: the last refresh found the provider down less than PROVIDER_BACKOFF_S ago
     (a run a minute would only repeat the health check)."""
     event = instance.get_latest_materialization_event(embedding_refresh.key)
-    materialization = event.asset_materialization if event else None
-    if materialization is None or time.time() - event.timestamp > PROVIDER_BACKOFF_S:
+    if event is None or event.asset_materialization is None or time.time() - event.timestamp > PROVIDER_BACKOFF_S:
         return None
+    materialization = event.asset_materialization
     meta = materialization.metadata
     skipped, stopped = meta.get("skipped"), meta.get("stopped")
     down = ((skipped is not None and skipped.value != "no")

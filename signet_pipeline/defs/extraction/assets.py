@@ -1,22 +1,9 @@
 """The memory pipeline as one drain, and the re-extraction backfill.
 
-`memory_pipeline`: extraction (memory_extractions -> memory_decisions -> derived_facts),
-structural classification (entity_structure) and prospective hints (memory_hints) are one
-multi-asset, so a burst of remembered memories costs one run, not one per queue (the batches travel
-between the steps in memory, so the five materialize together; results.py builds what each reports).
-A run (sensor memory_jobs_sensor, job process_memories) leases batches from the three queues in
-order of precedence — an `extract` batch whenever extract jobs are due, else a
-`structural_classify` batch, else a `prospective_index` batch — until none has been due for
-worker.runIdleMs or worker.runBudgetMs has passed; the jobs extraction creates (hints for derived
-facts, classification of their entities) are done in the same run. With a model over HTTP a second
-lane drains the hints queue at the same time, so hint calls overlap extraction calls (each stage
-keeps extraction.concurrency calls in flight) instead of waiting for the extract queue to empty;
-the rules provider is CPU-bound Python and keeps one lane. Measured on a 2,000-memory
-backlog through `signet up`, one run per queue launched 9 runs whose start-up (a process, imports,
-the store and the embedder: ~3-5 s of CPU each) starved the extraction run; see docs/BENCHMARKS.md.
-
-`reextracted_facts`: the operator's backfill; daily partitions by memory created_at run the same
-steps over stored memories after a model or prompt change; re-running is idempotent.
+`memory_pipeline` drains the extract, structural_classify and prospective_index queues (in that
+order of precedence) in one multi-asset, so a burst of memories costs one run, not one per queue
+(docs/decisions.md, "Drain runs"); with an HTTP model a second lane drains hints alongside.
+`reextracted_facts` runs the same steps again over the memories of chosen days (idempotent).
 """
 
 from collections.abc import Callable
@@ -48,8 +35,8 @@ from signet_pipeline.stages.extraction.batch import (
     run_jobs,
     write_batch,
 )
-from signet_pipeline.stages.hints import enqueue_backfill, run_hint_jobs
-from signet_pipeline.stages.structural import run_structural_jobs
+from signet_pipeline.stages.hints import HintsReport, enqueue_backfill, run_hint_jobs
+from signet_pipeline.stages.structural import ClassifyReport, run_structural_jobs
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.store.queue import EXTRACT, PROSPECTIVE_INDEX, STRUCTURAL_CLASSIFY, JobQueue
 
@@ -58,7 +45,7 @@ MEMORY_QUEUES = (EXTRACT, STRUCTURAL_CLASSIFY, PROSPECTIVE_INDEX)
 
 
 class MemoryDrainConfig(DrainConfig):
-    hints_backfill: int = Field(0, ge=0, le=100_000,
+    hints_backfill: int = Field(default=0, ge=0, le=100_000,
                                 description="first queue hint jobs for up to this many memories that have no hints "
                                             "(written before hints were on); the run then drains them")
 
@@ -76,7 +63,10 @@ def memory_pipeline(context: dg.AssetExecutionContext, config: MemoryDrainConfig
     queued = enqueue_backfill(svc, signet.queue(), config.hints_backfill) if config.hints_backfill else 0
     if queued:
         context.log.info("queued hint jobs for %d memories without hints", queued)
-    extracted, structure, hints, hints_lane = RunTotals(), JobBatch(), JobBatch(), JobBatch()
+    extracted = RunTotals()
+    structure: JobBatch[ClassifyReport] = JobBatch()
+    hints: JobBatch[HintsReport] = JobBatch()
+    hints_lane: JobBatch[HintsReport] = JobBatch()
 
     def first_with_work(queue: JobQueue) -> Callable[[int], int]:
         ordered = [lambda n: extracted.add(run_jobs(svc, queue, provider, n)),

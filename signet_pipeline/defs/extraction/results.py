@@ -2,9 +2,11 @@
 memory_extractions -> memory_decisions -> derived_facts (extraction), entity_structure (structural
 classification, shown in the graph group) and memory_hints (prospective hints)."""
 
+from collections.abc import Mapping
+
 import dagster as dg
 
-from signet_pipeline.defs.metadata import bullet_list, latency, table
+from signet_pipeline.defs.metadata import Metadata, MetadataScalar, bullet_list, latency, table
 from signet_pipeline.defs.queue.backlog import MEMORY_JOBS
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.defs.store import ENTITY_GRAPH, MEMORIES
@@ -52,7 +54,7 @@ def _created_preview(signet: SignetStoreResource, ids: list[str]) -> dg.Metadata
     return table(["type", "content", "source memory"], rows, empty="no facts written")
 
 
-def write_metadata(totals: RunTotals) -> dict[str, object]:
+def write_metadata(totals: RunTotals) -> Metadata:
     """derived_facts metadata; also the re-extraction backfill's."""
     c = totals.counts
     return {
@@ -68,7 +70,7 @@ def write_metadata(totals: RunTotals) -> dict[str, object]:
 
 
 def extraction_results(signet: SignetStoreResource, totals: RunTotals, provider_name: str, model: str,
-                       drain: dict[str, object]) -> list[dg.MaterializeResult]:
+                       drain: Mapping[str, MetadataScalar]) -> list[dg.MaterializeResult]:
     """The three extraction assets' materializations for what a run did."""
     c = totals.counts
     return [

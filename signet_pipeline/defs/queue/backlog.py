@@ -7,6 +7,7 @@ from typing import Any
 
 import dagster as dg
 
+from signet_pipeline.defs.metadata import Metadata
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.ops.backlog import Backlog, backlog
 from signet_pipeline.stages.drain.loop import DrainReport
@@ -49,7 +50,7 @@ def drain_observation(view: Backlog, job_types: tuple[str, ...], *, started: Bac
         return sum(of.queues[t].depth for t in job_types if t in of.queues)
 
     observed = backlog_observation(view, "drain run end" if report else "drain run start")
-    metadata = {**observed.metadata, "drain_queues": "+".join(job_types), "drain_depth": depth(view)}
+    metadata: Metadata = {**observed.metadata, "drain_queues": "+".join(job_types), "drain_depth": depth(view)}
     if started is not None and report is not None:
         metadata |= {"drain_start_depth": depth(started), **report.as_metadata()}
     return dg.AssetObservation(asset_key=MEMORY_JOBS.key, metadata=metadata)

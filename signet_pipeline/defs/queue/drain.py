@@ -32,11 +32,11 @@ _DRAIN = ("Launched by {sensor} when jobs are due and no drain run of the queue 
 
 
 class DrainConfig(dg.Config):
-    max_jobs: int = Field(0, ge=0, le=10_000_000,
+    max_jobs: int = Field(default=0, ge=0, le=10_000_000,
                           description="stop after this many jobs; 0 = until nothing is due (or the time budget passes)")
-    budget_s: int = Field(0, ge=0, le=86_400,
+    budget_s: int = Field(default=0, ge=0, le=86_400,
                           description="stop leasing after this many seconds; 0 = memory.pipelineV2.worker.runBudgetMs")
-    idle_s: float | None = Field(None, ge=0, le=300,
+    idle_s: float | None = Field(default=None, ge=0, le=300,
                                  description="wait this long for new jobs before ending; empty = worker.runIdleMs")
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import TypedDict
 
 from signet_pipeline.config import EmbeddingConfig
 from signet_pipeline.errors import ProviderError
@@ -11,6 +12,14 @@ from signet_pipeline.providers.embeddings.base import EmbeddingProvider, NoEmbed
 __all__ = ["EmbeddingProvider", "ProviderStatus", "create_embedder", "load_embedder"]
 
 log = logging.getLogger("signet.embeddings")
+
+
+class _HttpSettings(TypedDict):
+    base_url: str
+    model: str
+    timeout_s: float
+    dimensions: int | None
+    batch_size: int
 
 
 def create_embedder(config: EmbeddingConfig) -> EmbeddingProvider:
@@ -27,8 +36,10 @@ def create_embedder(config: EmbeddingConfig) -> EmbeddingProvider:
         return NoEmbeddings()
     from signet_pipeline.providers.embeddings.remote import OllamaEmbeddings, OpenAIEmbeddings
 
-    common = dict(
-        base_url=config.resolved_base_url(),
+    base_url = config.resolved_base_url()
+    assert base_url is not None, "ollama and openai have a default base URL"
+    common = _HttpSettings(
+        base_url=base_url,
         model=config.model,
         timeout_s=config.timeout_ms / 1000,
         dimensions=config.dimensions,

@@ -4,7 +4,7 @@ plus the offline `rules` provider that answers the stages' tasks without a model
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, TypedDict, runtime_checkable
 
 from signet_pipeline.config_sections import ExtractionConfig
 
@@ -42,11 +42,19 @@ from signet_pipeline.providers.llm.http import OllamaLlm, OpenAICompatibleLlm  #
 from signet_pipeline.providers.llm.rules import RulesLlm  # noqa: E402
 
 
+class _HttpSettings(TypedDict):
+    base_url: str
+    model: str
+    timeout_s: float
+
+
 def create_llm(cfg: ExtractionConfig) -> Llm:
     """The provider `memory.pipelineV2.extraction` names. Building one makes no network call."""
     if cfg.provider == "rules":
         return RulesLlm(cfg.model)
-    common = {"base_url": cfg.resolved_base_url(), "model": cfg.model, "timeout_s": cfg.timeout / 1000}
+    base_url = cfg.resolved_base_url()
+    assert base_url is not None, "ollama and openai have a default base URL"
+    common: _HttpSettings = {"base_url": base_url, "model": cfg.model, "timeout_s": cfg.timeout / 1000}
     if cfg.provider == "ollama":
         return OllamaLlm(**common)
     return OpenAICompatibleLlm(api_key_env=cfg.api_key_env, **common)

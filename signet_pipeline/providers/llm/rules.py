@@ -1,26 +1,9 @@
 """The `rules` provider: the offline default of the pipeline. No model, no network, deterministic.
-
-It does not generate free text; it answers the pipeline's tasks directly, in the same JSON shapes
-the prompts ask an LLM for, and the stages validate its answers exactly as they validate a model's:
-
-- extraction: one fact per self-contained declarative sentence, typed with the spec's keyword
-  patterns; questions (also before an emoji), greetings and fragments are skipped; sentences a
-  reader cannot place without the conversation (hedged, led by a pronoun or a conjunction after
-  any lead-in such as "Ha,", or said to "you") get a confidence below the write threshold
-  (recorded as proposals, not written);
-- entity triples: two proper-noun spans joined by a short lowercase verb phrase
-  ("Nicholai decided to use PostgreSQL" -> Nicholai / decided to use / PostgreSQL);
-- hints: questions built from each sentence's subject, verb and complement (what/when/where/how
-  many/why), see rules_questions.py;
-- session summaries: what the user stated (declarative, not hedged) and the decisions either side
-  announced, in order; continuity: how much of each injected memory's subject the conversation
-  took up (word overlap);
-- decisions: token-overlap thresholds against the candidates (restatement -> none, a shorter
-  candidate the fact extends -> update, a syntactic contradiction -> update, else add).
-
-What it cannot do (paraphrase, coreference, implicit facts) needs a real model: configure
-`memory.pipelineV2.extraction.provider: ollama | openai`.
-"""
+It does not generate free text: it answers the pipeline's tasks (extraction, entity triples, hints,
+summaries, continuity, decisions) directly, in the JSON shapes the prompts ask an LLM for, and the
+stages validate its answers exactly as a model's. Paraphrase, coreference and implicit facts need a
+real model: `memory.pipelineV2.extraction.provider: ollama | openai` (docs/architecture.md;
+docs/decisions.md, "Rules provider by default")."""
 
 from __future__ import annotations
 
@@ -121,7 +104,9 @@ class RulesLlm:
     def extract(self, content: str, written_at: datetime | None = None) -> dict[str, Any]:
         """One fact per declarative sentence, made to stand alone: a "Name: " label's speaker in
         place of I/me/my, the date after relative times (text/attribution.py)."""
-        facts, entities, seen = [], [], set()
+        facts: list[dict[str, Any]] = []
+        entities: list[dict[str, Any]] = []
+        seen: set[str] = set()
         speaker, body = split_label(content)
         for sentence in sentences(body):
             fact = _fact(sentence)
@@ -195,9 +180,8 @@ class RulesLlm:
         """Relevance of each injected memory: the share of its subject words the conversation
         uses; a memory at least half taken up counts as used; the score is the mean relevance."""
         spoken = {w.lower() for w in WORD.findall(conversation)}
-        per_memory = [{"id": prefix, "relevance": round(_coverage(subject_words(content), spoken), 3)}
-                      for prefix, content in memories]
-        relevances = [item["relevance"] for item in per_memory]
+        relevances = [round(_coverage(subject_words(content), spoken), 3) for _, content in memories]
+        per_memory = [{"id": prefix, "relevance": relevance} for (prefix, _), relevance in zip(memories, relevances)]
         return {"score": sum(relevances) / len(relevances) if relevances else 0.0, "confidence": 0.5,
                 "memories_used": sum(r >= USED_COVERAGE for r in relevances), "novel_context_count": 0,
                 "reasoning": "rules provider: share of each memory's subject words the conversation uses",

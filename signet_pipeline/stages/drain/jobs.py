@@ -166,7 +166,7 @@ def run_write_batched_jobs(db: Database, queue: JobQueue, provider: tuple[str, s
                     failed.append((job, exc))
                 else:
                     batch.reports.append(report)
-    for job, exc in failed:
-        _failed(batch, queue, job, exc, job_type, target)
+    for job, error in failed:
+        _failed(batch, queue, job, error, job_type, target)
     calls.flush(db, provider=provider[0], model=provider[1], event=provider_event)
     return batch

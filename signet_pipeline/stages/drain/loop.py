@@ -1,22 +1,9 @@
-"""Drain runs: one worker works one job type's queue batch after batch, so a backlog costs a few
-Dagster runs instead of one per batch (a run launch costs seconds: a process, imports, the store
-and the embedder; a batch of 50 rules jobs costs about one).
+"""Drain runs: one worker works a job type's queue batch after batch, so a backlog costs a few
+Dagster runs rather than one per batch (docs/decisions.md, "Drain runs").
 
-`drain` calls `step(limit)` (lease up to `limit` jobs, do them, return how many it leased) until
-nothing has been due for `idle_s` (the run lingers about as long as launching the next one would
-cost, so a trickle of new memories is served without a launch; it stops lingering at once when
-`yield_when()` says another run waits for its slot), `budget_s` has passed (runs stay bounded:
-their metadata reaches the Dagster UI and other runs get a slot) and another run waits or `max_s`
-has passed too (a run draining a backlog alone carries on: ending would only launch the same run
-again, seconds of CPU with nothing drained), `max_jobs` are done, or the worker was declared dead.
-
-`drain_lanes` runs several drains in one run at once (stages whose model calls may overlap).
-
-`Worker` is the drain's presence in the store (queue_workers): registered at the start, beating
-from a thread every BEAT_S (which also stamps its leases, so a live worker's leases never time
-out), removed at the end after releasing any lease it still holds. A worker whose beat is older
-than STALE_S is dead (kill -9, OOM, a lost machine): `release_dead_workers` puts its leases back to
-pending at once, and the sensor fails its Dagster run, instead of waiting for the lease timeout.
+`drain` loops until idle, out of budget (or past it while another run waits), at `max_jobs` or once
+its worker is declared dead; `drain_lanes` runs several drains in one run. `Worker` is the drain's
+row in queue_workers, kept fresh by a heartbeat thread; `release_dead_workers` frees a dead one's leases.
 """
 
 from __future__ import annotations
@@ -145,7 +132,8 @@ def drain(step: Callable[[int], int], policy: DrainPolicy, *, batch_size: int, w
         if elapsed >= policy.budget_s and (policy.max_s is None or elapsed >= policy.max_s or yield_when is None):
             report.stopped = "budget"
             break
-        if elapsed >= policy.budget_s and yield_when():  # past the budget: drain on only while alone
+        # Past the budget: drain on only while alone.
+        if elapsed >= policy.budget_s and yield_when is not None and yield_when():
             report.stopped = "yielded"
             break
         if worker is not None and not worker.alive:

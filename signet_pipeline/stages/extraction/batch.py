@@ -48,7 +48,7 @@ from signet_pipeline.write.remember import embed_missing
 MAX_WARNINGS_KEPT = 50
 # Source memories whose writes share one transaction (each in its own savepoint): fewer commits (each
 # flushes FTS5's pending terms into a new segment and rewrites the hot pages into the WAL), while the
-# writer lock is held ~10-20 ms, not a whole batch's worth, so the API's remembers barely wait.
+# writer lock is held for a few memories, not a whole batch's worth, so the API's remembers barely wait.
 WRITE_CHUNK = 10
 
 
@@ -66,6 +66,20 @@ class WorkItem:
     report: WriteReport | None = None
     graph: GraphReport | None = None
     outcome: str | None = None  # completed | retry | dead | skipped | lost (another worker holds the job)
+
+    @property
+    def source_memory(self) -> Row:
+        """The source memory of an active item (an item whose source is gone is skipped)."""
+        if self.source is None:
+            raise RuntimeError(f"work item {self.memory_id} has no source memory")
+        return self.source
+
+    @property
+    def extracted(self) -> ExtractionResult:
+        """The extraction of an active item past `extract_batch` (a failed extraction sets `error`)."""
+        if self.extraction is None:
+            raise RuntimeError(f"work item {self.memory_id} was not extracted")
+        return self.extraction
 
 
 @dataclass
@@ -149,8 +163,8 @@ def extract_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
 
     def run(item: WorkItem) -> None:
         try:
-            item.extraction = _timed(batch, item, extract, llm, item.source["content"], timeout=timeout,
-                                     written_at=_when(item.source))
+            item.extraction = _timed(batch, item, extract, llm, item.source_memory["content"], timeout=timeout,
+                                     written_at=_when(item.source_memory))
             item.warnings.extend(item.extraction.warnings)
             if item.extraction.parse_failed:
                 batch.error(analytics.error_event("EXTRACTION_PARSE_FAIL", item.extraction.warnings[-1],
@@ -174,21 +188,21 @@ def decide_batch(svc: MemoryService, llm: Llm, batch: Batch) -> Batch:
     timeout = pipeline.extraction.timeout / 1000
     started = time.perf_counter()
     for item in batch.active:
-        for fact in item.extraction.facts:
+        for fact in item.extracted.facts:
             fact.content = normalize_content(fact.content).storage  # the form stored, embedded and searched
-    batch.vectors, _ = embed_missing(svc, [f.content for item in batch.active for f in item.extraction.facts])
+    batch.vectors, _ = embed_missing(svc, [f.content for item in batch.active for f in item.extracted.facts])
     batch.timings_ms["embed"] = (time.perf_counter() - started) * 1000
-    lookups = [Lookup(fact, item.source["agent_id"], frozenset({item.memory_id}))
-               for item in batch.active for fact in item.extraction.facts]
+    lookups = [Lookup(fact, item.source_memory["agent_id"], frozenset({item.memory_id}))
+               for item in batch.active for fact in item.extracted.facts]
     found = iter(find_candidates(svc, lookups, batch.vectors))
-    shown = {id(item): [next(found) for _ in item.extraction.facts] for item in batch.active}
+    shown = {id(item): [next(found) for _ in item.extracted.facts] for item in batch.active}
     batch.timings_ms["candidates"] = (time.perf_counter() - started) * 1000 - batch.timings_ms["embed"]
 
     def run(item: WorkItem) -> None:
         try:
-            decided = _timed(batch, item, decide_facts, svc, llm, item.extraction.facts,
-                             agent_id=item.source["agent_id"], timeout=timeout, candidates=shown[id(item)])
-            for fact, (decision, warning, candidates) in zip(item.extraction.facts, decided):
+            decided = _timed(batch, item, decide_facts, svc, llm, item.extracted.facts,
+                             agent_id=item.source_memory["agent_id"], timeout=timeout, candidates=shown[id(item)])
+            for fact, (decision, warning, candidates) in zip(item.extracted.facts, decided):
                 if warning:
                     item.warnings.append(f"decision for {fact.content[:60]!r}: {warning}")
                 if decision is None:  # the reply was rejected (decide returns a warning)
@@ -221,10 +235,9 @@ def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Bat
     analytics.record_errors(svc.db, batch.errors)  # own short tx, before (not inside) the batch's writes
     writes = []
     for item in batch.items:
-        job = item.job if queue is not None else None
         if item.error is not None:
-            if job is not None:
-                status = queue.fail(job, item.error)
+            if queue is not None and item.job is not None:
+                status = queue.fail(item.job, item.error)
                 item.outcome = {"dead": "dead", "pending": "retry", None: "lost"}[status]
                 if status == "dead":
                     with svc.db.write() as conn:
@@ -232,7 +245,8 @@ def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Bat
             else:
                 item.outcome = "failed"
         elif item.skipped is not None:
-            item.outcome = "skipped" if job is None or queue.complete(job, {"skipped": item.skipped}) else "lost"
+            completed = queue is None or item.job is None or queue.complete(item.job, {"skipped": item.skipped})
+            item.outcome = "skipped" if completed else "lost"
         else:
             writes.append(item)
     for start in range(0, len(writes), WRITE_CHUNK):
@@ -242,8 +256,9 @@ def write_batch(svc: MemoryService, queue: JobQueue | None, batch: Batch) -> Bat
                 try:
                     with conn:  # a savepoint: this memory's writes and its job's completion, or none of them
                         item.report = apply_proposals(
-                            svc, item.source, item.proposals, model=batch.model, fact_count=len(item.extraction.facts),
-                            entity_count=len(item.extraction.entities), vectors=batch.vectors,
+                            svc, item.source_memory, item.proposals, model=batch.model,
+                            fact_count=len(item.extracted.facts), entity_count=len(item.extracted.entities),
+                            vectors=batch.vectors,
                             job_id=job["id"] if job else None, rerun=batch.rerun, commit=_finish(svc, item, job))
                 except LeaseLost as exc:
                     item.outcome, item.error = "lost", str(exc)
@@ -257,12 +272,13 @@ def _finish(svc: MemoryService, item: WorkItem, job: Row | None) -> Commit:
     """What the source memory's write transaction does last: the triples (their own savepoint; a
     graph failure is logged, never fatal), then the job's completion."""
     completion = Completion(job, lambda report: {
-        **report.as_dict(), "facts": len(item.extraction.facts), "entities": len(item.extraction.entities),
+        **report.as_dict(), "facts": len(item.extracted.facts), "entities": len(item.extracted.entities),
         "warnings": item.warnings[:20]}) if job is not None else None
 
     def finish(conn: apsw.Connection, report: WriteReport) -> None:
         if svc.settings.pipeline.graph_on and report.mode != "shadow":
-            item.graph = persist_triples(svc, item.source, item.extraction.entities, list(report.created.items()))
+            item.graph = persist_triples(svc, item.source_memory, item.extracted.entities,
+                                         list(report.created.items()))
         if completion is not None:
             completion(conn, report)
 

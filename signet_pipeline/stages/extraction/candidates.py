@@ -101,15 +101,15 @@ def _nearest(svc: MemoryService, index, flt: MemoryFilter, queries: np.ndarray) 
 def _vector_legs(svc: MemoryService, index, filters: list[MemoryFilter],
                  queries: list[np.ndarray | None]) -> list[dict[str, float] | None]:
     """Per lookup, memory id -> cosine of its POOL nearest readable memories (None: no vector)."""
-    by_agent: dict[str, list[int]] = defaultdict(list)
+    by_agent: dict[str, list[tuple[int, np.ndarray]]] = defaultdict(list)  # (position, query) by agent
     for i, (flt, query) in enumerate(zip(filters, queries)):
         if query is not None:
-            by_agent[flt.agent_id].append(i)
+            by_agent[flt.agent_id].append((i, query))
     out: list[dict[str, float] | None] = [None] * len(queries)
-    for positions in by_agent.values():
-        found = _nearest(svc, index, filters[positions[0]], np.stack([queries[i] for i in positions]))
-        for n, i in enumerate(positions):
-            out[i] = found[n] if found is not None else vector_candidates(svc, queries[i], filters[i], POOL)
+    for agent_queries in by_agent.values():
+        found = _nearest(svc, index, filters[agent_queries[0][0]], np.stack([query for _, query in agent_queries]))
+        for n, (i, query) in enumerate(agent_queries):
+            out[i] = found[n] if found is not None else vector_candidates(svc, query, filters[i], POOL)
     return out
 
 
@@ -124,7 +124,8 @@ def find_candidates(svc: MemoryService, lookups: list[Lookup],
     filters = [_filter(svc, lookup) for lookup in lookups]
     texts = [lookup.fact.content for lookup in lookups]
     index = svc.vector_index() if svc.embedder.enabled else None
-    queries = _query_vectors(svc, index, texts, vectors or {}) if index is not None else [None] * len(texts)
+    queries: list[np.ndarray | None] = (_query_vectors(svc, index, texts, vectors or {}) if index is not None
+                                        else [None] * len(texts))
     nearest = _vector_legs(svc, index, filters, queries) if index is not None else [None] * len(texts)
     words = [keyword_leg(svc, conn, text, flt, POOL, POSTINGS_BUDGET) for text, flt in zip(texts, filters)]
     rows = mem_store.fetch_many(conn, list({mid for leg in words for mid in (*leg.content, *leg.hints)}

@@ -95,7 +95,8 @@ def _fact(item: Any, i: int, warnings: list[str]) -> ExtractedFact | None:
 
 def _entity(item: Any, i: int, warnings: list[str]) -> ExtractedEntity | None:
     where = f"entity {i}"
-    fields = {k: item.get(k).strip() if isinstance(item, dict) and isinstance(item.get(k), str) else ""
+    raw = item if isinstance(item, dict) else {}
+    fields = {k: value.strip() if isinstance(value := raw.get(k), str) else ""
               for k in ("source", "relationship", "target")}
     if not all(fields.values()):
         warnings.append(f"{where}: needs non-empty source, relationship and target, skipped")
@@ -109,11 +110,12 @@ def parse_extraction(reply: str | dict[str, Any]) -> ExtractionResult:
     data = reply if isinstance(reply, dict) else extract_json(reply)
     if not isinstance(data, dict):
         return ExtractionResult(warnings=["reply is not a JSON object; nothing extracted"], parse_failed=True)
-    if not isinstance(data.get("facts"), list) and not isinstance(data.get("entities"), list):
+    facts_value, entities_value = data.get("facts"), data.get("entities")
+    if not isinstance(facts_value, list) and not isinstance(entities_value, list):
         return ExtractionResult(warnings=["reply has neither a facts nor an entities list; nothing extracted"],
                                 parse_failed=True)
-    raw_facts = data.get("facts") if isinstance(data.get("facts"), list) else []
-    raw_entities = data.get("entities") if isinstance(data.get("entities"), list) else []
+    raw_facts: list[Any] = facts_value if isinstance(facts_value, list) else []
+    raw_entities: list[Any] = entities_value if isinstance(entities_value, list) else []
     if "facts" in data and not isinstance(data["facts"], list):
         warnings.append("facts is not a list, ignored")
     if len(raw_facts) > MAX_FACTS:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import apsw
 import numpy as np
@@ -91,8 +91,12 @@ def _metadata(p: Proposal, source: Row, *, model: str, fact_count: int, entity_c
     return meta
 
 
+# The existing id of a dedup is None when the memory that won the unique index is gone again.
+WriteOutcome = tuple[Literal["skipped", "created"], str] | tuple[Literal["deduped"], str | None]
+
+
 def _write_fact(svc: MemoryService, conn: apsw.Connection, p: Proposal, source: Row, *, floor: float,
-                model: str, vectors: dict[str, np.ndarray], now: str) -> tuple[str, str | None]:
+                model: str, vectors: dict[str, np.ndarray], now: str) -> WriteOutcome:
     """Gates then insert. ('skipped', reason) | ('deduped', existing id) | ('created', new id)."""
     if p.fact.confidence < floor:
         return "skipped", "low_fact_confidence"
@@ -192,17 +196,20 @@ def apply_proposals(svc: MemoryService, source: Row, proposals: list[Proposal], 
                     report.blocked += 1
                     audit(source["id"], "blocked", p, reason=refused)
                     continue
-            status, detail = _write_fact(svc, conn, p, source, floor=pipeline.write_confidence_floor, model=model,
-                                         vectors=vectors, now=now)
-            if status == "skipped":
-                report.skipped[detail] = report.skipped.get(detail, 0) + 1
-                audit(source["id"], "skipped", p, reason=detail)
+            outcome = _write_fact(svc, conn, p, source, floor=pipeline.write_confidence_floor, model=model,
+                                  vectors=vectors, now=now)
+            if outcome[0] == "skipped":
+                reason = outcome[1]
+                report.skipped[reason] = report.skipped.get(reason, 0) + 1
+                audit(source["id"], "skipped", p, reason=reason)
                 continue
-            if status == "deduped":
+            if outcome[0] == "deduped":
+                detail = outcome[1]
                 report.deduped += 1
                 audit(source["id"], "deduped", p, reason=_dedup_reason(detail, source["id"]), existingId=detail,
                       decisionReason=p.decision.reason)
             else:
+                detail = outcome[1]  # the new memory's id
                 report.created[detail] = normalize_content(p.fact.content).storage
                 audit(detail, "created", p)
             if target is not None and detail and detail != target["id"] and mem_store.supersede(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from typing import cast
 
 import apsw
 
@@ -37,13 +38,20 @@ def _agent_bm25(api: apsw.FTS5ExtensionApi, weights: str) -> float:
     return -score  # as bm25(): lower is better
 
 
+def _terms(tokenize: apsw.FTS5Tokenizer, text: str, reason: int) -> list[str]:
+    """The terms of a text in order. Without offsets and colocated tokens apsw answers with the
+    bare strings (its annotation covers every shape it can return)."""
+    return cast(list[str], tokenize(text.encode("utf-8"), reason, None, include_offsets=False,
+                                    include_colocated=False))
+
+
 def stem_words(conn: apsw.Connection, words: list[str]) -> dict[str, str]:
     """Each query word as FTS5 indexes it (same tokenizer and stemmer)."""
     tokenize = conn.fts5_tokenizer(*FTS_TOKENIZER)
     out = {}
     for word in words:
-        tokens = tokenize(word.encode("utf-8"), apsw.FTS5_TOKENIZE_QUERY, None)
-        out[word] = tokens[0][2] if tokens else word
+        tokens = _terms(tokenize, word, apsw.FTS5_TOKENIZE_QUERY)
+        out[word] = tokens[0] if tokens else word
     return out
 
 
@@ -52,13 +60,17 @@ def text_stemmer(conn: apsw.Connection) -> Callable[[str], set[str]]:
     tokenize = conn.fts5_tokenizer(*FTS_TOKENIZER)
 
     def stems(text: str) -> set[str]:
-        return {tok[2] for tok in tokenize(text.encode("utf-8"), apsw.FTS5_TOKENIZE_DOCUMENT, None)}
+        return set(_terms(tokenize, text, apsw.FTS5_TOKENIZE_DOCUMENT))
 
     return stems
 
 
 def register(conn: apsw.Connection) -> None:
     stems = text_stemmer(conn)
-    conn.create_scalar_function("signet_terms", lambda text: json.dumps(list(stems(str(text or "")))), 1,
-                                deterministic=True)
-    conn.register_fts5_function("agent_bm25", _agent_bm25)
+
+    def signet_terms(text: apsw.SQLiteValue) -> str:
+        return json.dumps(list(stems(str(text or ""))))
+
+    # apsw types SQL function callbacks as variadic; registered with a fixed arity they take that many.
+    conn.create_scalar_function("signet_terms", signet_terms, 1, deterministic=True)  # type: ignore[arg-type]
+    conn.register_fts5_function("agent_bm25", _agent_bm25)  # type: ignore[arg-type]
