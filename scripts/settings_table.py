@@ -6,7 +6,7 @@
 
 One row per leaf setting: its key as agent.yaml writes it (camelCase, `memory.pipelineV2.worker.pollMs`),
 its default, and what it does. A new setting's description starts as the field's `description=` or
-the comment beside it in the code; edit it on the page. tests/test_docs_reference.py fails when the
+the comment beside it in the code; edit it on the page. tests/project/test_docs_reference.py fails when the
 page's block differs from what this renders with the page's own descriptions.
 """
 

@@ -1,5 +1,10 @@
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 from fastapi.testclient import TestClient
 
@@ -7,6 +12,10 @@ from signet_api.app import create_app
 from signet_pipeline.config import load_settings
 from signet_pipeline.providers.embeddings.onnx import OnnxMiniLM
 from signet_pipeline.service import MemoryService
+
+TESTS = Path(__file__).resolve().parent  # the shared support (this file, fakes, browser/, data/)
+ROOT = TESTS.parent  # the repository: pyproject.toml, dagster.yaml, docs/, the packages
+DATA = TESTS / "data"
 
 
 @pytest.fixture(scope="session")
@@ -78,3 +87,40 @@ def bearer(svc: MemoryService, role: str, sub: str, agent: str | None = None) ->
 
     secret = load_or_create_secret(svc.settings.auth_secret_path)
     return {"authorization": f"Bearer {issue(secret, sub=sub, role=role, scope=TokenScope(agent=agent), ttl_s=600)[0]}"}
+
+
+def run_signet(*args, env=None, timeout=60) -> subprocess.CompletedProcess:
+    """`signet ARGS` in a subprocess (python -m signet_cli), its output captured."""
+    return subprocess.run([sys.executable, "-m", "signet_cli", *args], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+
+
+# Multi-agent read policies (tests/api/test_agents.py, tests/cli/test_cli_calls.py).
+ROSTER = """agents:
+  roster:
+    - name: alice
+      readPolicy: isolated
+    - name: bob
+      readPolicy: shared
+    - name: carol
+      readPolicy: group
+      group: team
+    - name: dave
+      readPolicy: group
+      group: team
+"""
+
+
+@pytest.fixture
+def agents_client(make_service, workspace):
+    """A client over a service with ROSTER's agents (alice..dave) and eve first seen, each with a note
+    (bob one private too): (client, service, ids by agent)."""
+    workspace.mkdir(parents=True, exist_ok=True)
+    (workspace / "agent.yaml").write_text(ROSTER)
+    svc = make_service()
+    with TestClient(create_app(service=svc)) as client:
+        ids = {name: remember(client, f"{name} keeps the deploy notes in the wiki", agentId=name)["id"]
+               for name in ("alice", "bob", "carol", "dave", "eve")}
+        ids["bob-private"] = remember(client, "bob keeps the deploy notes private", agentId="bob",
+                                      visibility="private")["id"]
+        yield client, svc, ids

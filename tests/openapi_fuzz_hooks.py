@@ -1,4 +1,4 @@
-"""Schemathesis hooks for tests/test_openapi_fuzz.py (loaded through SCHEMATHESIS_HOOKS).
+"""Schemathesis hooks for tests/api/test_openapi_fuzz.py (loaded through SCHEMATHESIS_HOOKS).
 
 Two rules of the request models compare one field with another, which no JSON schema can state
 (the schema says them in the fields' descriptions): validUntil after validFrom (remember), and
