@@ -3,7 +3,7 @@ before any Dagster process starts (`signet dagster prepare`, run by `signet up`)
 when it cannot be used (`signet dagster reset`). Preparing first leaves the webserver and daemon
 nothing to race over; a storage stamped twice is repaired, one this Dagster cannot open is named
 with the command that fixes it. The same holds for a PostgreSQL schema, which reset never touches
-(docs/architecture.md; docs/decisions.md, "Dagster's storage is prepared once")."""
+(docs/internals.md; docs/decisions.md, "Dagster's storage is prepared once")."""
 
 from __future__ import annotations
 

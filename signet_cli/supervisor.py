@@ -2,7 +2,7 @@
 all together. The UI and daemon start only once `signet dagster prepare` succeeded, so no two
 Dagster processes ever migrate one storage. A signal or any child's death stops the stack: runs in
 flight are canceled first (a stopped drain ends CANCELED, its leases back), then each child's
-process group gets SIGTERM, then SIGKILL (docs/architecture.md; docs/decisions.md, "`signet up`
+process group gets SIGTERM, then SIGKILL (docs/internals.md; docs/decisions.md, "`signet up`
 supervises process groups")."""
 
 from __future__ import annotations

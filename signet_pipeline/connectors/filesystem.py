@@ -2,7 +2,7 @@
 each new or changed text to the document pipeline. Reads go through providers/local_files.py (the
 allowed roots checked at every sync, no symlink followed); each file is written in its own short
 transaction, so a crash mid-sync loses nothing and the job's retry resumes it. A bad file is a
-per-file error; only an error that stops the walk fails the sync. Design: docs/architecture.md.
+per-file error; only an error that stops the walk fails the sync. Design: docs/internals.md.
 """
 
 from __future__ import annotations

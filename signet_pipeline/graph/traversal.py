@@ -2,7 +2,7 @@
 through their constraints, top aspects and one-hop dependencies, whose memories join recall as
 candidates. It runs under a deadline and a cap on memories, so named entities are walked rarest
 first and hubs (past `hub_mentions`) not at all: a name in thousands of memories narrows nothing.
-Design: docs/architecture.md; figures: docs/decisions.md.
+Design: docs/internals.md; figures: docs/decisions.md.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 come from agent.yaml's roster, from first writes and from this API (`source`); the roster wins
 (409 agent_in_roster) and the API never writes agent.yaml. Remove archives an agent's memories,
 purge deletes them as forget does; both run in short transactions of BATCH and are refused while
-mutations are frozen. Design: docs/architecture.md."""
+mutations are frozen. Design: docs/internals.md."""
 
 from __future__ import annotations
 

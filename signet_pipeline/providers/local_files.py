@@ -2,7 +2,7 @@
 root the operator allowed (compared as real paths), never inside a tree no caller may read (/proc,
 /sys, /dev, plus the caller's: the workspace), and only as a regular file with a single link, up to
 a size limit. Each directory is opened relative to its parent with O_NOFOLLOW, so the path checked
-is the path opened: a symlink swapped in after the check fails the open (docs/architecture.md)."""
+is the path opened: a symlink swapped in after the check fails the open (docs/internals.md)."""
 
 from __future__ import annotations
 

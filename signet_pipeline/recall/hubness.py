@@ -2,7 +2,7 @@
 similar it is to its nearest fellow candidates, so short generic memories that sit near every query
 stop outranking the specific one. A remembered memory is compared with other families (a memory
 and its derived facts) so its own facts do not make it look like a hub. Design:
-docs/architecture.md; settings and measurements: docs/decisions.md.
+docs/internals.md; settings and measurements: docs/decisions.md.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 words deduplicated, capped, quoted and OR-ed; the most frequent left out above the postings budget;
 BM25 by the asking agent's own term frequencies where it is affordable; statements stopped at the
 query time limit. Every recall, search endpoint and hook goes through `keyword_query` and
-`fts_deadline`. Design: docs/architecture.md; figures: docs/decisions.md.
+`fts_deadline`. Design: docs/internals.md; figures: docs/decisions.md.
 """
 
 from __future__ import annotations

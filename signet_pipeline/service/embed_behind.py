@@ -3,7 +3,7 @@ remember commits the row and answers; this writer's thread embeds what came mean
 provider call and stores the vectors in one short transaction. Vector reads wait only for batches
 submitted before them, and recall embeds its agent's unwritten memories with the query, so a new
 memory is found by meaning at once. A crash or a failing provider leaves the memory for the
-embedding refresh stage. Design: docs/architecture.md.
+embedding refresh stage. Design: docs/internals.md.
 """
 
 from __future__ import annotations

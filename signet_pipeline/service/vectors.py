@@ -2,7 +2,7 @@
 brute-force cosine), following the `embedding_changes` log so every process's writes show: a fixed
 segment (service/segment.py, optionally a mapped file) plus the changes since, with a sign-bit
 prefilter and int8 rescoring past `prefilter_min`. `SqliteVecIndex` answers the same calls with
-vec0 (`search.vectorBackend: sqlite-vec`). Design: docs/architecture.md; figures: docs/decisions.md.
+vec0 (`search.vectorBackend: sqlite-vec`). Design: docs/internals.md; figures: docs/decisions.md.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 reads them (the reference daemon's), and the one character budget they share
 (hooks.sessionStartBudgetChars). The budget is spent in another order, so that what must not be
 crowded out (constraints, pinned memories) is paid first and the ranked memories get what is left;
-the text never exceeds it (docs/architecture.md)."""
+the text never exceeds it (docs/internals.md)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 New rows are planned over the Parquet with polars under the per-row path's rules, then loaded with
 plain INSERTs while indexes and insert triggers are set aside (store/bulk_load.py); merges and
 small tables take the per-row path in the same transaction. A refused row rolls everything back.
-Other writers wait meanwhile: use `signet import --no-bulk` on a live store. Design: docs/architecture.md.
+Other writers wait meanwhile: use `signet import --no-bulk` on a live store. Design: docs/internals.md.
 """
 
 from __future__ import annotations

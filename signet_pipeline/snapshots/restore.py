@@ -2,7 +2,7 @@
 rows match on natural keys, so a second import writes nothing. Rows go per row in short
 transactions (snapshots/incremental.py) or, when it pays, in bulk (snapshots/bulk_import.py).
 Content is trusted, ownership is not (snapshots/ownership.py); vectors are kept only for the
-store's own embedding model and dimension. Design: docs/architecture.md.
+store's own embedding model and dimension. Design: docs/internals.md.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 places, organisations and projects as it writes them. Offline and without a gazetteer, it reads
 only cues English uses for each kind ("moved to", "works at", a last word like "Road" or "Games")
 and otherwise leaves the name untyped: a wrong type is worse than none, as the structural stage
-types the rest. Design and the cue list: docs/architecture.md; why no gazetteer: docs/decisions.md.
+types the rest. Design and the cue list: docs/internals.md; why no gazetteer: docs/decisions.md.
 """
 
 from __future__ import annotations

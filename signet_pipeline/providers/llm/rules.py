@@ -2,7 +2,7 @@
 It does not generate free text: it answers the pipeline's tasks (extraction, entity triples, hints,
 summaries, continuity, decisions) directly, in the JSON shapes the prompts ask an LLM for, and the
 stages validate its answers exactly as a model's. Paraphrase, coreference and implicit facts need a
-real model: `memory.pipelineV2.extraction.provider: ollama | openai` (docs/architecture.md;
+real model: `memory.pipelineV2.extraction.provider: ollama | openai` (docs/internals.md;
 docs/decisions.md, "Rules provider by default")."""
 
 from __future__ import annotations
