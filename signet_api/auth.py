@@ -24,14 +24,6 @@ from signet_pipeline.auth.tokens import Role, TokenClaims, load_or_create_secret
 from signet_pipeline.config import Settings
 from signet_pipeline.errors import Forbidden, Unauthorized
 
-# Sliding-window limits per actor and operation (spec: forget 30/min, modify 60/min, batch forget 5/min).
-RATE_LIMITS: dict[tuple[str, str], tuple[str, int]] = {
-    ("DELETE", "/api/memory/{memory_id}"): ("forget", 30),
-    ("PATCH", "/api/memory/{memory_id}"): ("modify", 60),
-    ("POST", "/api/memory/modify"): ("modify", 60),
-    ("POST", "/api/memory/forget"): ("batch-forget", 5),
-}
-
 
 @dataclass(frozen=True)
 class Identity:
@@ -112,18 +104,15 @@ async def authorize(request: Request) -> None:
     loop (no await, no I/O: a token's HMAC at most), not on the thread pool (signet_api/deps.py)."""
     auth: Auth = request.app.state.auth
     route = request.scope.get("route")
-    key = (request.method, getattr(route, "path", ""))
-    permission = route_props.of(route).permission
-    identity = auth.identify(request, required=permission != "none")
+    props = route_props.of(route)
+    identity = auth.identify(request, required=props.permission != "none")
     request.state.identity = identity
-    if identity.claims is not None and not allowed(identity.claims.role, permission):
-        raise Forbidden(f"role {identity.claims.role} may not {permission} ({request.method} {key[1]})",
-                        code="permission_denied")
-    limit = RATE_LIMITS.get(key)
-    if limit and auth.mode != "local":
-        operation, per_minute = limit
+    if identity.claims is not None and not allowed(identity.claims.role, props.permission):
+        raise Forbidden(f"role {identity.claims.role} may not {props.permission} "
+                        f"({request.method} {getattr(route, 'path', '')})", code="permission_denied")
+    if props.rate is not None and auth.mode != "local":
         actor = identity.claims.sub if identity.claims else request.headers.get("x-signet-actor") or "local"
-        auth.limiter.hit(f"{actor}:{operation}", per_minute)
+        auth.limiter.hit(f"{actor}:{props.rate.operation}", props.rate.per_minute)
 
 
 class AuthorizedRoute(APIRoute):

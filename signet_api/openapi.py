@@ -5,8 +5,8 @@ every check against it). FastAPI's schema is completed here, in one place:
   {"code", "message"}}`, on /api/hooks/* `{"error": message, "code"}`; no FastAPI `{"detail"}`;
 - the statuses any route may answer are added to each: 401 and 403 (tokens, roles, the local-name
   and cross-site guards), 414 (a request target over its bound), 400 and 413 where a body is read
-  (refused as sent; over the body limit), 429 where a rate limit applies (signet_api/auth.py
-  RATE_LIMITS); the hooks answer a body that fails validation with 400, not 422;
+  (refused as sent; over the body limit), 429 where the route declares a rate limit
+  (signet_api/route_props.py); the hooks answer a body that fails validation with 400, not 422;
 - each route declares the others it answers with `errors(404, 409, ...)`;
 - the Bearer token is optional: local mode ignores it, hybrid mode needs none from loopback (team
   mode serves no schema)."""
@@ -16,10 +16,11 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.json_schema import models_json_schema
 
-from signet_api.auth import RATE_LIMITS
+from signet_api import route_props
 from signet_api.errors import HOOKS_PREFIX
 from signet_api.middleware import MAX_TARGET_BYTES
 
@@ -78,15 +79,18 @@ def install(app: FastAPI) -> None:
     def openapi() -> dict[str, Any]:
         schema = generate()
         if not completed or completed[0] is not schema:
-            complete(schema)
+            rated = {(method, path) for route, path in route_props.routes(app)
+                     if isinstance(route, APIRoute) and route_props.of(route).rate for method in route.methods or ()}
+            complete(schema, rated)
             completed[:] = [schema]
         return schema
 
     app.openapi = openapi  # type: ignore[method-assign]
 
 
-def complete(schema: dict[str, Any]) -> None:
-    """FastAPI's schema, completed in place (see the module doc)."""
+def complete(schema: dict[str, Any], rated: set[tuple[str, str | None]]) -> None:
+    """FastAPI's schema, completed in place (see the module doc); `rated`: the (method, path) pairs
+    that count against a rate limit."""
     components = schema.setdefault("components", {})
     models = components.setdefault("schemas", {})
     _, defs = models_json_schema([(ErrorBody, "serialization"), (HookErrorBody, "serialization")],
@@ -94,7 +98,7 @@ def complete(schema: dict[str, Any]) -> None:
     models.update(defs["$defs"])
     for path, item in schema.get("paths", {}).items():
         for method, operation in item.items():
-            _complete_operation(path, method.upper(), operation)
+            _complete_operation(path, method.upper(), operation, rated=(method.upper(), path) in rated)
     for unused in ("HTTPValidationError", "ValidationError"):  # FastAPI's 422 body, which no route sends
         models.pop(unused, None)
     components["securitySchemes"] = {"bearer": {
@@ -104,13 +108,13 @@ def complete(schema: dict[str, Any]) -> None:
     schema["security"] = [{}, {"bearer": []}]
 
 
-def _complete_operation(path: str, method: str, operation: dict[str, Any]) -> None:
+def _complete_operation(path: str, method: str, operation: dict[str, Any], *, rated: bool) -> None:
     hooks = path.startswith(HOOKS_PREFIX)
     responses = operation.setdefault("responses", {})
     added = {401, 403, 414}
     if "requestBody" in operation:
         added |= {400, 413}
-    if (method, path) in RATE_LIMITS:
+    if rated:
         added.add(429)
     if hooks and responses.pop("422", None) is not None:
         responses["400"] = {"description": HOOK_VALIDATION}

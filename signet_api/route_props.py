@@ -1,7 +1,8 @@
 """What each route declares where it is defined: the permission it needs (the spec's API table),
 whether its body may carry a transcript or a document (limits.maxUploadBytes, else maxBodyBytes),
-and whether it waits for the vectors acknowledged before it. auth.py, deps.py and middleware.py
-read them back from the route, so a new alias cannot get one of them wrong by being left out of a list.
+whether it waits for the vectors acknowledged before it, and the rate limit it counts against.
+auth.py, deps.py, middleware.py and openapi.py read them back from the route, so a new alias cannot
+get one of them wrong by being left out of a list.
 
     @router.post("/api/memory/save", ...)
     @declare("remember", upload=True, waits=False)
@@ -25,6 +26,20 @@ _ATTRIBUTE = "__signet_route_props__"
 
 
 @dataclass(frozen=True)
+class RateLimit:
+    """A sliding window per actor and operation; routes naming one operation share its window."""
+
+    operation: str
+    per_minute: int
+
+
+# The spec's limits: forget 30/min, modify 60/min, batch forget 5/min.
+FORGET = RateLimit("forget", 30)
+MODIFY = RateLimit("modify", 60)
+BATCH_FORGET = RateLimit("batch-forget", 5)
+
+
+@dataclass(frozen=True)
 class RouteProps:
     permission: str
     upload: bool = False
@@ -32,16 +47,18 @@ class RouteProps:
     # scores its agent's unwritten vectors itself (recall/search.py); every other route waits for
     # the vectors acknowledged before it, so what was acknowledged is visible to it.
     waits: bool = True
+    rate: RateLimit | None = None
 
 
 UNDECLARED = RouteProps("admin")  # the safe default: admin only, the small body limit, waiting
 
 
-def declare(permission: str, *, upload: bool = False, waits: bool = True) -> Callable[[Endpoint], Endpoint]:
+def declare(permission: str, *, upload: bool = False, waits: bool = True,
+            rate: RateLimit | None = None) -> Callable[[Endpoint], Endpoint]:
     """Mark an endpoint function; goes below the router decorator, which reads it."""
 
     def mark(endpoint: Endpoint) -> Endpoint:
-        setattr(endpoint, _ATTRIBUTE, RouteProps(permission, upload, waits))
+        setattr(endpoint, _ATTRIBUTE, RouteProps(permission, upload, waits, rate))
         return endpoint
 
     return mark

@@ -13,7 +13,7 @@ from fastapi import APIRouter, Body, Depends, Path, Query, Request
 from signet_api.auth import AuthorizedRoute
 from signet_api.deps import actor, project_scope, reading_agent, service
 from signet_api.openapi import errors
-from signet_api.route_props import declare
+from signet_api.route_props import BATCH_FORGET, FORGET, MODIFY, declare
 from signet_pipeline.errors import InvalidRequest
 from signet_pipeline.mutations import batch as batch_mutations
 from signet_pipeline.mutations import edits as mutations
@@ -43,7 +43,7 @@ DELETE_REASON = {"parameters": [{"name": "reason", "in": "query", "required": Tr
 
 @router.post("/api/memory/modify", summary="Patch up to 200 memories; each patch succeeds or fails alone",
              responses=errors(503))
-@declare("modify")
+@declare("modify", rate=MODIFY)
 def modify_route(request: Request, body: ModifyRequest, svc: Service, who: Who) -> dict[str, Any]:
     return batch_mutations.modify(svc, body, actor=who, agent_id=reading_agent(request),
                                   project_scope=project_scope(request))
@@ -51,7 +51,7 @@ def modify_route(request: Request, body: ModifyRequest, svc: Service, who: Who) 
 
 @router.post("/api/memory/forget", summary="Preview, then delete, the memories a query, ids or a filter select",
              responses=errors(408, 409, 503))
-@declare("forget")
+@declare("forget", rate=BATCH_FORGET)
 def forget_route(request: Request, body: ForgetRequest, svc: Service, who: Who) -> dict[str, Any]:
     return batch_mutations.forget(svc, body, actor=who, agent_id=reading_agent(request),
                                   project_scope=project_scope(request))
@@ -59,7 +59,7 @@ def forget_route(request: Request, body: ForgetRequest, svc: Service, who: Who) 
 
 @router.patch("/api/memory/{memory_id}", summary="Update a memory's content, type, tags, importance or pinned",
               response_model=MutationAnswer, response_model_exclude_none=True, responses=errors(404, 409, 503))
-@declare("modify")
+@declare("modify", rate=MODIFY)
 def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: Service, who: Who) -> MutationAnswer:
     result = mutations.patch(svc, memory_id, body, reason=body.reason, actor=who, agent_id=reading_agent(request),
                              changed_by=body.changed_by, project_scope=project_scope(request))
@@ -69,7 +69,7 @@ def patch_route(request: Request, memory_id: MemoryId, body: PatchRequest, svc: 
 @router.delete("/api/memory/{memory_id}", summary="Soft-delete a memory (recoverable for 30 days)",
                response_model=MutationAnswer, response_model_exclude_none=True, responses=errors(404, 409, 503),
                openapi_extra=DELETE_REASON)
-@declare("forget")
+@declare("forget", rate=FORGET)
 def delete_route(request: Request, memory_id: MemoryId, svc: Service, who: Who,
                  body: Annotated[DeleteBody | None, Body()] = None,
                  reason: Annotated[str | None, Query(min_length=1, max_length=1000, include_in_schema=False)] = None,

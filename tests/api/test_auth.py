@@ -168,6 +168,35 @@ def test_batch_forget_is_rate_limited_per_actor(team):
     assert client.post("/api/memory/forget", json=body, headers=token("operator", sub="other")).status_code == 200
 
 
+def test_the_memory_edits_declare_the_specs_limits_and_the_schema_says_429_exactly_there():
+    app = create_app(load_settings("/nonexistent-signet-ws"))
+    rated = {(method, path): route_props.of(route).rate for route, path in route_props.routes(app)
+             if isinstance(route, APIRoute) and route_props.of(route).rate for method in route.methods}
+    assert rated == {("DELETE", "/api/memory/{memory_id}"): route_props.FORGET,
+                     ("PATCH", "/api/memory/{memory_id}"): route_props.MODIFY,
+                     ("POST", "/api/memory/modify"): route_props.MODIFY,
+                     ("POST", "/api/memory/forget"): route_props.BATCH_FORGET}
+    assert (route_props.FORGET.per_minute, route_props.MODIFY.per_minute, route_props.BATCH_FORGET.per_minute) \
+        == (30, 60, 5)  # the spec's
+    answers_429 = {(method.upper(), path) for path, item in app.openapi()["paths"].items()
+                   for method, operation in item.items() if "429" in operation["responses"]}
+    assert set(rated) <= answers_429
+    assert {path for _, path in answers_429 - set(rated)} <= {"/api/repair/re-embed", "/api/repair/{action}"}
+
+
+def test_routes_declaring_one_operation_share_its_window(team):
+    client, token = team
+    headers = token("operator", sub="editor")
+    memory = client.post("/api/memory/remember", json={"content": "Tabs are four spaces wide"}, headers=headers).json()
+    for _ in range(route_props.MODIFY.per_minute):
+        client.app.state.auth.limiter.hit("editor:modify", route_props.MODIFY.per_minute)
+    patch = client.patch(f"/api/memory/{memory['id']}", json={"reason": "x", "importance": 0.2}, headers=headers)
+    batch = client.post("/api/memory/modify", headers=headers,
+                        json={"patches": [{"id": memory["id"], "reason": "x", "importance": 0.3}]})
+    assert patch.status_code == batch.status_code == 429 and batch.json()["error"]["code"] == "rate_limited"
+    assert client.delete(f"/api/memory/{memory['id']}", params={"reason": "x"}, headers=headers).status_code == 200
+
+
 def test_hybrid_trusts_loopback_and_asks_others_for_a_token(make_service):
     svc = make_service(auth={"mode": "hybrid"})
     app = create_app(service=svc)
