@@ -4,4 +4,4 @@ store, text, auth < analytics, providers, models < service < graph < recall, wri
 sessions < ops < stages < defs. A package imports only from layers below it (or within itself);
 only defs/ imports dagster, and nothing here imports fastapi."""
 
-__version__ = "0.9.0"  # moves with every release; CHANGELOG.md has its entry (tests/pipeline/store/test_upgrade.py)
+__version__ = "0.9.1"  # moves with every release; CHANGELOG.md has its entry (tests/pipeline/store/test_upgrade.py)
