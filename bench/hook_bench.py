@@ -4,7 +4,7 @@
 
 Claude Code and Codex start `signet hook user-prompt-submit -H ...` as a new process on every prompt
 and wait for it. On a store of about `size` memories (the realistic generator of
-tests/pipeline/sessions/test_session_start.py, as bench.session_start_bench builds it) served by `signet serve` in a
+tests/pipeline/sessions/realistic_store.py, as bench.session_start_bench builds it) served by `signet serve` in a
 subprocess, for `prompts` prompts (a new session each, so every prompt searches and injects):
 - the whole hook process as the harness runs it: `.venv/bin/signet hook user-prompt-submit -H
   claude-code` with the harness's JSON on stdin, start to exit (what the budget is about);
@@ -32,7 +32,7 @@ from bench.report import machine, machine_lines
 from bench.session_start_bench import build
 from bench.stats import ratio, summary
 from signet_eval.server import ApiServer
-from tests.pipeline.sessions.test_session_start import PROJECTS, path
+from tests.pipeline.sessions.realistic_store import PROJECTS, path
 
 BUDGET_P95_MS = 150.0
 WARMUP = 10

@@ -2,7 +2,7 @@
 
     .venv/bin/python -m bench.session_start_bench      # ~1 min: build 10k, 200 sessions in process and over HTTP
 
-A store of about `size` memories from the realistic generator of tests/pipeline/sessions/test_session_start.py (three
+A store of about `size` memories from the realistic generator of tests/pipeline/sessions/realistic_store.py (three
 projects and the user's standing knowledge over six months; types, tags, pinned memories, rules)
 is built in process with remember_many (embeddings and the inline entity linker, default
 settings), with the identity files and a MEMORY.md in its workspace. Then, for `sessions` new
@@ -38,7 +38,7 @@ from signet_pipeline.sessions import hooks, identity, inject
 from signet_pipeline.sessions.hooks import SessionStartRequest
 from signet_pipeline.store import memories as mem_store
 from signet_pipeline.write.remember import remember_many
-from tests.pipeline.sessions.test_session_start import PROJECTS, path, realistic_store, write_workspace
+from tests.pipeline.sessions.realistic_store import PROJECTS, path, realistic_store, write_workspace
 
 BUDGET_P95_MS = 100.0
 WARMUP = 10

@@ -1,5 +1,5 @@
 """Signet memory pipeline: storage, domain logic, providers and pipeline stages, layered from the
-bottom up (tests/project/test_layering.py holds the order): base modules (config, errors, timeutil) <
+bottom up (tests/project/layers.py holds the order): base modules (config, errors, timeutil) <
 store, text, auth < analytics, providers, models < service < graph < recall, write < mutations,
 sessions < ops < stages < defs. A package imports only from layers below it (or within itself);
 only defs/ imports dagster, and nothing here imports fastapi."""

@@ -69,18 +69,6 @@ def test_sliding_window_limits_and_frees_slots():
     window.hit("a:forget", 3, now=160.5)  # the first event left the window
 
 
-@pytest.fixture
-def team(make_service, workspace):
-    svc = make_service(auth={"mode": "team"}, connectors={"allowedRoots": ["/tmp"]})  # the matrix registers /tmp
-    secret = load_or_create_secret(svc.settings.auth_secret_path)
-
-    def token(role, sub="tester", **scope):
-        return {"authorization": f"Bearer {issue(secret, sub=sub, role=role, scope=TokenScope(**scope), ttl_s=600)[0]}"}
-
-    with TestClient(create_app(service=svc)) as client:
-        yield client, token
-
-
 def test_an_anonymous_caller_learns_the_service_is_up_not_where_it_keeps_its_files(team):
     client, token = team
     for path in ("/health", "/api/status"):

@@ -21,20 +21,7 @@ from tests.live_server import LiveServer
 
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (.ci/run installs it)")
 
-NOTES = ["critical: [home]: The spare key hangs behind the garage door",
-         "[work, db]: We decided to use Postgres over MySQL for the billing service",
-         "Priya Sharma maintains the billing service", "Priya Sharma prefers dark mode in every editor",
-         "The staging cluster lives in Frankfurt", "Standup meetings happen at 9:30 every weekday",
-         "Alice is allergic to peanuts", "Release notes are written in the CHANGELOG file"]
 REFRESH_S = 3  # the pipeline page's refresh while jobs wait (app.js REFRESH_MS)
-
-
-@pytest.fixture
-def site(client, svc):
-    for note in NOTES:
-        remember(client, note)
-    with LiveServer(create_app(service=svc)) as server:
-        yield server.url
 
 
 def _ready(html: str, view: str) -> None:

@@ -7,7 +7,6 @@ import pytest
 
 from signet_pipeline.defs.embeddings.assets import embedding_projection
 from signet_pipeline.defs.resources import EmbedderResource, SignetStoreResource
-from tests.api.test_dashboard import site  # noqa: F401 - the fixture: a live server over the remembered notes
 from tests.browser import CHROMIUM
 from tests.browser.cdp import Tab
 
@@ -42,7 +41,7 @@ def _hover_zoom_and_open(tab: Tab, view: str) -> dict:
     return node
 
 
-def test_the_entity_graph_has_a_legend_tooltips_zoom_a_type_filter_and_opens_an_entity(site):  # noqa: F811
+def test_the_entity_graph_has_a_legend_tooltips_zoom_a_type_filter_and_opens_an_entity(site):
     with Tab(f"{site}/ui/#graph") as tab:
         node = _hover_zoom_and_open(tab, "graph")
         tab.wait_for("document.body.dataset.ready === 'entity'")
@@ -64,7 +63,7 @@ def test_the_entity_graph_has_a_legend_tooltips_zoom_a_type_filter_and_opens_an_
         tab.wait_for(f"{by_type}.every(([, v]) => v)")
 
 
-def test_the_constellation_names_its_colours_shows_a_memory_on_hover_and_opens_it(site, workspace):  # noqa: F811
+def test_the_constellation_names_its_colours_shows_a_memory_on_hover_and_opens_it(site, workspace):
     with Tab(f"{site}/ui/#constellation") as tab:
         tab.wait_for("!!document.querySelector('[data-test=computing]')")  # the page asked for the projection
         with dg.instance_for_test() as instance:

@@ -20,6 +20,7 @@ from signet_api.mcp.stdio import daemon_headers, daemon_url
 from signet_api.mcp.tools import TOOLS
 from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
 from signet_pipeline.store import feedback as feedback_store
+from tests.api.mcp_calls import call, ok, rpc
 from tests.conftest import remember
 from tests.live_server import LiveServer
 
@@ -28,26 +29,6 @@ TOOL_NAMES = {"memory_search", "memory_store", "memory_get", "memory_list", "mem
               "knowledge_list_entities", "knowledge_get_entity", "knowledge_list_aspects", "knowledge_list_groups",
               "knowledge_list_claims", "knowledge_list_attributes", "knowledge_expand", "knowledge_expand_session",
               "lcm_expand", "session_search"}
-
-
-def rpc(client, method, params=None, *, id=1, headers=None, expect=200):
-    response = client.post("/mcp", json={"jsonrpc": "2.0", "id": id, "method": method, "params": params or {}},
-                           headers=headers)
-    assert response.status_code == expect, response.text
-    return response.json()
-
-
-def call(client, name, arguments=None, **kw):
-    """tools/call -> (isError, the text: parsed JSON on success)."""
-    result = rpc(client, "tools/call", {"name": name, "arguments": arguments or {}}, **kw)["result"]
-    text = result["content"][0]["text"]
-    return result["isError"], (text if result["isError"] else json.loads(text))
-
-
-def ok(client, name, arguments=None, **kw):
-    failed, body = call(client, name, arguments, **kw)
-    assert not failed, body
-    return body
 
 
 def test_initialize_negotiates_the_version_and_tools_list_describes_every_tool(client):

@@ -15,9 +15,9 @@ from signet_api.mcp.protocol import INSTRUCTIONS
 from signet_api.mcp.tools import TOOLS
 from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
 from signet_pipeline.sessions import inject
-from tests.api.test_mcp import call, ok
+from tests.api.mcp_calls import call, ok
 from tests.conftest import settle
-from tests.pipeline.graph.test_knowledge_navigation import post, seed_graph
+from tests.knowledge_graph import post, seed_graph
 
 NEW_TOOLS = {"knowledge_tree", "knowledge_list_entities", "knowledge_get_entity", "knowledge_list_aspects",
              "knowledge_list_groups", "knowledge_list_claims", "knowledge_list_attributes", "knowledge_expand",

@@ -4,8 +4,7 @@ what its execute may delete."""
 
 from __future__ import annotations
 
-from tests.api.test_auth import team  # noqa: F401  (the team-mode client and token maker)
-from tests.api.test_frozen_routes import changed_tables, store_digest
+from tests.api.store_digest import changed_tables, store_digest
 
 
 def saved(client, headers, content, **fields) -> dict:
@@ -14,7 +13,7 @@ def saved(client, headers, content, **fields) -> dict:
     return response.json()
 
 
-def test_an_agent_token_authors_as_its_subject_whatever_who_says(team):  # noqa: F811
+def test_an_agent_token_authors_as_its_subject_whatever_who_says(team):
     client, token = team
     bot, admin = token("agent", sub="bot"), token("admin", sub="importer")
     forged = saved(client, bot, "Bob approved the release freeze", who="bob")
@@ -33,7 +32,7 @@ def test_an_agent_token_authors_as_its_subject_whatever_who_says(team):  # noqa:
         assert [h["id"] for h in found["results"]] == hits
 
 
-def test_a_readonly_token_reads_and_records_nothing(team):  # noqa: F811
+def test_a_readonly_token_reads_and_records_nothing(team):
     client, token = team
     agent, viewer = token("agent", sub="ci", agent="ci"), token("readonly", sub="viewer", agent="ci")
     hook = {"harness": "test-harness", "sessionKey": "s1"}
@@ -58,7 +57,7 @@ def test_a_readonly_token_reads_and_records_nothing(team):  # noqa: F811
     assert changed_tables(before, store_digest(svc))
 
 
-def test_the_forget_preview_lists_only_what_the_caller_may_forget(team):  # noqa: F811
+def test_the_forget_preview_lists_only_what_the_caller_may_forget(team):
     client, token = team
     admin, bot = token("admin"), token("agent", sub="bot")
     # agent `default`, global: the bot reads it, but may not forget it

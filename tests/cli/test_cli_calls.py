@@ -8,7 +8,7 @@ from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
 from signet_pipeline.auth.tokens import TokenScope, issue, load_or_create_secret
-from tests.cli.test_harness_hooks import carries
+from tests.cli.response_fields import carries
 from tests.conftest import remember
 
 # The reference SDK's and CLI's reads: field -> JSON type of the fields every answer carries.

@@ -20,10 +20,10 @@ from signet_pipeline.providers.llm.rules import RulesLlm
 from signet_pipeline.stages.session_summary import run_session_jobs
 from signet_pipeline.store.queue import JobQueue
 from signet_pipeline.text.transcripts import conversation
+from tests.cli.response_fields import carries
 from tests.conftest import ROOT, remember
 from tests.live_server import LiveServer
 
-JSON_TYPES = {"string": str, "number": (int, float), "boolean": bool}
 # The reference's hook response types (UserPromptSubmitResponse, CheckpointExtractResponse) and
 # what its clients read: field -> JSON type, for the fields every answer must carry.
 PROMPT_SUBMIT = {"inject": "string", "memoryCount": "number", "sessionKnown": "boolean", "engine": "string"}
@@ -32,12 +32,6 @@ CHECKPOINT = {"skipped": "boolean", "queued": "boolean"}
 
 def hook(client, name, **body):
     return client.post(f"/api/hooks/{name}", json=body)
-
-
-def carries(body: dict, fields: dict[str, str]) -> None:
-    for name, kind in fields.items():
-        assert name in body and isinstance(body[name], JSON_TYPES[kind]) and not (
-            kind == "number" and isinstance(body[name], bool)), (name, body)
 
 
 def test_user_prompt_submit_answers_what_the_harness_clients_read(client):

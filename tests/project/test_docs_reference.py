@@ -18,7 +18,7 @@ import pytest
 
 from signet_pipeline.config import load_settings
 from tests.conftest import ROOT
-from tests.project.test_layering import LAYERS
+from tests.project.layers import LAYERS
 
 DOCS = ROOT / "docs"
 REFERENCE_PAGES = [DOCS / name for name in ("architecture.md", "operations.md", "configuration.md", "api.md")]

@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import ROOT as REPO
+from tests.project.layers import LAYERS
 
 
 def imported_roots(setup: str, forbidden: tuple[str, ...]) -> list[str]:
@@ -36,20 +37,6 @@ def test_the_check_detects_a_forbidden_import():
 # -- the package layers of signet_pipeline, from the bottom up ------------------------------------
 
 ROOT = REPO / "signet_pipeline"
-LAYERS: list[set[str]] = [
-    # base modules, may import each other
-    {"__init__", "config", "config_sections", "errors", "timeutil", "request_rules"},
-    {"store", "text", "auth", "limits"},
-    {"telemetry"},
-    {"analytics", "providers", "models", "snapshots"},
-    {"service"},
-    {"graph"},
-    {"recall", "write"},
-    {"mutations", "sessions", "connectors"},
-    {"ops"},
-    {"stages"},
-    {"defs"},
-]
 LAYER_OF = {unit: i for i, units in enumerate(LAYERS) for unit in units}
 MAX_MODULES_PER_FOLDER = 20
 

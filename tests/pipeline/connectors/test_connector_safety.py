@@ -7,7 +7,6 @@ import threading
 from contextlib import ExitStack
 
 import pytest
-import yaml
 from fastapi.testclient import TestClient
 
 from signet_api.app import create_app
@@ -17,15 +16,9 @@ from signet_pipeline.connectors.models import SyncRequest
 from signet_pipeline.stages.connectors import run_connector_jobs
 from signet_pipeline.stages.documents import run_document_jobs
 from signet_pipeline.store.queue import JobQueue
+from tests.pipeline.connectors.allowed_roots import allow
 
 SECRET_TEXT = "TOP SECRET: the vault combination is 7-3-9"
-
-
-def allow(workspace, *roots, **connectors):
-    """What the operator writes in agent.yaml."""
-    workspace.mkdir(parents=True, exist_ok=True)
-    section = {"allowedRoots": [str(r) for r in roots], **connectors}
-    (workspace / "agent.yaml").write_text(yaml.safe_dump({"connectors": section}))
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from signet_pipeline.defs.documents.assets import connector_sync, document_inges
 from signet_pipeline.defs.documents.sensors import connector_jobs_sensor
 from signet_pipeline.defs.resources import SignetStoreResource
 from tests.conftest import recall
-from tests.pipeline.connectors.test_connector_safety import allow
+from tests.pipeline.connectors.allowed_roots import allow
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from signet_pipeline.stages.session_summary import run_session_jobs
 from signet_pipeline.store.queue import JobQueue
 from tests.conftest import remember
 from tests.fakes import FakeServer
-from tests.pipeline.sessions.test_session_summary import _end, _openai, _turns
+from tests.pipeline.sessions.session_end import end, openai, user_turns
 
 
 def test_the_summary_job_scores_how_well_the_injected_memories_served_the_session(client, svc):
@@ -25,7 +25,7 @@ def test_the_summary_job_scores_how_well_the_injected_memories_served_the_sessio
                                                              "project": "/repo/billing",
                                                              "context": "billing service Helm office plants"})
     assert {m["id"] for m in started.json()["memories"]} >= {used, unused}
-    _end(client, "s-20", _turns("Let us bump the Helm charts for the billing service deploys."))
+    end(client, "s-20", user_turns("Let us bump the Helm charts for the billing service deploys."))
     (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     relevance = dict(svc.db.reader().execute("SELECT memory_id, relevance_score FROM session_memories "
                                              "WHERE session_key = 's-20'").fetchall())
@@ -40,15 +40,15 @@ def test_the_summary_job_scores_how_well_the_injected_memories_served_the_sessio
 def test_a_models_continuity_reply_is_validated_and_resolved_to_memories(client, svc):
     memory = remember(client, "The staging cluster runs Kubernetes 1.29")["id"]
     client.post("/api/hooks/session-start", json={"harness": "h", "sessionKey": "s-21", "context": "staging cluster"})
-    _end(client, "s-21", _turns("What version does the staging cluster run?"))
+    end(client, "s-21", user_turns("What version does the staging cluster run?"))
 
     def handler(path, body):
         prompt = body["messages"][-1]["content"]
         if "Judge how useful" not in prompt:
-            return _openai(["The staging cluster question came up again."])(path, body)
+            return openai(["The staging cluster question came up again."])(path, body)
         reply = {"score": 1.7, "confidence": "high", "memories_used": 9, "reasoning": "asked directly",
                  "per_memory": [{"id": memory[:8], "relevance": 0.9}, {"id": "zzzzzzzz", "relevance": 1}]}
-        status, payload = _openai(None)(path, body)
+        status, payload = openai(None)(path, body)
         payload["choices"][0]["message"]["content"] = "```json\n" + json.dumps(reply) + "\n```"  # fenced
         return status, payload
 
@@ -76,12 +76,12 @@ def test_malformed_continuity_replies_never_raise_and_stay_in_range(reply):
 def test_a_failing_continuity_call_costs_the_score_not_the_summary(client, svc):
     remember(client, "The staging cluster runs Kubernetes 1.29")
     client.post("/api/hooks/session-start", json={"harness": "h", "sessionKey": "s-22", "context": "staging cluster"})
-    _end(client, "s-22", _turns("The staging cluster moves to Kubernetes 1.30 next week."))
+    end(client, "s-22", user_turns("The staging cluster moves to Kubernetes 1.30 next week."))
 
     def handler(path, body):
         if "Judge how useful" in body["messages"][-1]["content"]:
             return 503, {"error": {"message": "overloaded"}}
-        return _openai(["The staging cluster moves to Kubernetes 1.30 next week."])(path, body)
+        return openai(["The staging cluster moves to Kubernetes 1.30 next week."])(path, body)
 
     with FakeServer(handler) as server:
         batch = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
@@ -98,7 +98,7 @@ def test_another_agents_injection_under_the_same_key_is_not_judged(client, svc):
     for agent in ("ana", "bob"):
         client.post("/api/hooks/session-start", json={"harness": "h", "sessionKey": "s-23", "agentId": agent,
                                                        "context": "billing service"})
-    _end(client, "s-23", _turns("Deploy the billing service with Helm today."), agentId="ana")
+    end(client, "s-23", user_turns("Deploy the billing service with Helm today."), agentId="ana")
     (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     rows = dict(svc.db.reader().execute("SELECT memory_id, relevance_score FROM session_memories "
                                         "WHERE session_key = 's-23'").fetchall())

@@ -22,22 +22,18 @@ from signet_pipeline.store.queue import EXTRACT, SESSION_SUMMARY, JobQueue
 from signet_pipeline.text.transcripts import Turn, compaction_summary, conversation, newest, turns, windows
 from tests.conftest import recall
 from tests.fakes import FakeServer
-
-
-def _line(kind: str, role: str, content) -> str:
-    return json.dumps({"type": kind, "message": {"role": role, "content": content}})
-
+from tests.pipeline.sessions.session_end import end, line, openai, user_turns
 
 CLAUDE_CODE = "\n".join([
     json.dumps({"type": "summary", "summary": "Deploy setup"}),
-    _line("user", "user", "<system-reminder>You are in plan mode.</system-reminder>We deploy the billing service "
-                          "with Helm on the staging cluster."),
-    _line("assistant", "assistant", [{"type": "thinking", "thinking": "the user wants helm"},
-                                     {"type": "text", "text": "Let me look at the chart."},
-                                     {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]),
-    _line("user", "user", [{"type": "tool_result", "tool_use_id": "t1", "content": "Chart.yaml values.yaml"}]),
-    _line("user", "user", "I prefer blue-green deploys over rolling updates."),
-    _line("assistant", "assistant", [{"type": "text", "text": "We decided to pin the chart version to 4.2."}]),
+    line("user", "user", "<system-reminder>You are in plan mode.</system-reminder>We deploy the billing service "
+                         "with Helm on the staging cluster."),
+    line("assistant", "assistant", [{"type": "thinking", "thinking": "the user wants helm"},
+                                    {"type": "text", "text": "Let me look at the chart."},
+                                    {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]),
+    line("user", "user", [{"type": "tool_result", "tool_use_id": "t1", "content": "Chart.yaml values.yaml"}]),
+    line("user", "user", "I prefer blue-green deploys over rolling updates."),
+    line("assistant", "assistant", [{"type": "text", "text": "We decided to pin the chart version to 4.2."}]),
 ])
 
 CODEX = "\n".join(json.dumps(e) for e in [
@@ -93,18 +89,11 @@ def test_summary_replies_are_validated(reply, accepted, warned):
     assert all(any(w in text for text in warnings) for w in warned)
 
 
-def _end(client, key: str, transcript: str, **fields):
-    response = client.post("/api/hooks/session-end", json={"harness": "claude-code", "sessionKey": key,
-                                                           "transcript": transcript, **fields})
-    assert response.status_code == 200, response.text
-    return response.json()
-
-
 def test_session_end_queues_one_summary_and_the_job_writes_memories(client, svc):
     client.post("/api/hooks/session-start", json={"harness": "claude-code", "sessionKey": "s-1", "project": "/repo/x"})
-    ended = _end(client, "s-1", CLAUDE_CODE)
+    ended = end(client, "s-1", CLAUDE_CODE)
     assert ended["queued"] is True and ended["memoriesSaved"] == 0 and ended["transcriptSaved"] is True
-    assert _end(client, "s-1", CLAUDE_CODE)["queued"] is False  # same transcript again: nothing new to summarize
+    assert end(client, "s-1", CLAUDE_CODE)["queued"] is False  # same transcript again: nothing new to summarize
 
     batch = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10)
     (report,) = batch.reports
@@ -128,16 +117,16 @@ def test_session_end_queues_one_summary_and_the_job_writes_memories(client, svc)
 
 
 def test_a_changed_transcript_is_summarized_again_and_repeats_dedupe(client, svc):
-    _end(client, "s-2", "user: The VPN config lives in the ops repository.")
+    end(client, "s-2", "user: The VPN config lives in the ops repository.")
     run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10)
     longer = "user: The VPN config lives in the ops repository.\nuser: Ana rotates the VPN keys every month."
-    assert _end(client, "s-2", longer)["queued"] is True
+    assert end(client, "s-2", longer)["queued"] is True
     (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     assert report.statements == 2 and len(report.memory_ids) == 1
 
 
 def test_other_agents_cannot_overwrite_a_transcript_or_see_its_summary(client, svc):
-    _end(client, "s-3", "user: Ana keeps the signing keys in the hardware vault.", agentId="ana")
+    end(client, "s-3", "user: Ana keeps the signing keys in the hardware vault.", agentId="ana")
     bob = client.post("/api/hooks/session-end", json={"harness": "claude-code", "sessionKey": "s-3", "agentId": "bob",
                                                        "transcript": "user: Bob replaced this transcript."})
     assert bob.status_code == 409 and bob.json()["code"] == "session_taken"
@@ -147,8 +136,8 @@ def test_other_agents_cannot_overwrite_a_transcript_or_see_its_summary(client, s
 
 
 def test_secrets_in_a_transcript_reach_neither_the_model_nor_a_memory(client, svc):
-    _end(client, "s-7", "user: The deploy token for the staging cluster is sk-live1234567890abcdefXYZ now.")
-    with FakeServer(_openai(["The staging deploy token is sk-live1234567890abcdefXYZ."])) as server:
+    end(client, "s-7", "user: The deploy token for the staging cluster is sk-live1234567890abcdefXYZ now.")
+    with FakeServer(openai(["The staging deploy token is sk-live1234567890abcdefXYZ."])) as server:
         (report,) = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"),
                                      10).reports
     prompt = server.requests[-1][1]["messages"][-1]["content"]
@@ -160,33 +149,21 @@ def test_secrets_in_a_transcript_reach_neither_the_model_nor_a_memory(client, sv
 def test_pipeline_off_keeps_the_transcript_without_a_job(make_service):
     svc = make_service(memory={"pipelineV2": {"enabled": False}})
     with TestClient(create_app(service=svc)) as client:
-        ended = _end(client, "s-4", "user: The backups run at 02:00 UTC.")
+        ended = end(client, "s-4", "user: The backups run at 02:00 UTC.")
     assert ended["transcriptSaved"] is True and ended["queued"] is False
 
 
-def _openai(statements: list[str] | None, status: int = 200):
-    def handler(path, body):
-        if status != 200:
-            return status, {"error": {"message": "overloaded"}}
-        reply = json.dumps({"statements": statements})
-        return 200, {"id": "c1", "object": "chat.completion", "model": body["model"],
-                     "choices": [{"index": 0, "finish_reason": "stop",
-                                  "message": {"role": "assistant", "content": reply}}],
-                     "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
-    return handler
-
-
 def test_a_model_summarizes_window_by_window_and_a_failure_writes_nothing(client, svc):
-    long = "\n".join(_line("user", "user", f"Turn {i}: " + "details " * 400) for i in range(6))
-    _end(client, "s-5", long)
-    with FakeServer(_openai(None, status=503)) as server:
+    long = "\n".join(line("user", "user", f"Turn {i}: " + "details " * 400) for i in range(6))
+    end(client, "s-5", long)
+    with FakeServer(openai(None, status=503)) as server:
         failed = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
     assert len(failed.failed) == 1 and failed.reports == []
     assert job_store.counts_by_type(svc.db.reader())[SESSION_SUMMARY].get("pending") == 1  # retried later
 
     with svc.db.write() as conn:  # due at once (the failure's backoff would hold it back)
         conn.execute("UPDATE memory_jobs SET not_before = NULL")
-    with FakeServer(_openai(["The team reviews the details every Monday morning."])) as server:
+    with FakeServer(openai(["The team reviews the details every Monday morning."])) as server:
         batch = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
     (report,) = batch.reports
     prompts = [body["messages"][-1]["content"] for _, body, _ in server.requests if "messages" in body]
@@ -196,7 +173,7 @@ def test_a_model_summarizes_window_by_window_and_a_failure_writes_nothing(client
 
 
 def test_sensor_and_asset_summarize_sessions(client, svc, workspace):
-    _end(client, "s-6", CODEX)
+    end(client, "s-6", CODEX)
     signet = SignetStoreResource(workspace=str(workspace))
     with dg.instance_for_test() as instance, dg.build_sensor_context(instance=instance,
                                                                      resources={"signet": signet}) as ctx:
@@ -231,45 +208,41 @@ def test_wrapper_removal_stays_linear_on_unclosed_tags():
         == [Turn("User", "ac<system-reminder>d")]
 
 
-def _turns(*texts: str) -> str:
-    return "\n".join(_line("user", "user", t) for t in texts)
-
-
 def test_a_grown_transcript_is_summarized_from_where_the_last_summary_stopped(client, svc):
-    first = _turns("Ana keeps the signing keys in the hardware vault.")
-    _end(client, "s-8", first)
+    first = user_turns("Ana keeps the signing keys in the hardware vault.")
+    end(client, "s-8", first)
     (report,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     assert client.delete(f"/api/memory/{report.memory_ids[0]}", params={"reason": "wrong"}).status_code == 200
     # The session resumes and ends again: only the new turn is read; the forgotten summary stays gone.
-    _end(client, "s-8", _turns("Ana keeps the signing keys in the hardware vault.",
-                               "The release train leaves on Fridays."))
+    end(client, "s-8", user_turns("Ana keeps the signing keys in the hardware vault.",
+                                  "The release train leaves on Fridays."))
     (again,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     assert again.turns == 1 and len(again.memory_ids) == 1
     assert client.get(f"/api/memory/{again.memory_ids[0]}").json()["content"] == "The release train leaves on Fridays."
     # A rewritten transcript (its first turn changed) is read from the start.
-    _end(client, "s-8", _turns("Bob keeps the signing keys now.", "The release train leaves on Fridays."))
+    end(client, "s-8", user_turns("Bob keeps the signing keys now.", "The release train leaves on Fridays."))
     (rewritten,) = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10).reports
     assert rewritten.turns == 2
 
 
 def test_a_session_end_during_a_running_summary_queues_the_next_one(client, svc):
-    first = _end(client, "s-9", _turns("The VPN config lives in the ops repository."))
+    first = end(client, "s-9", user_turns("The VPN config lives in the ops repository."))
     queue = JobQueue(svc.db)
     (leased,) = queue.lease([SESSION_SUMMARY])  # a run has started on the first transcript
-    second = _end(client, "s-9", _turns("The VPN config lives in the ops repository.", "Ana rotates the VPN keys."))
+    second = end(client, "s-9", user_turns("The VPN config lives in the ops repository.", "Ana rotates the VPN keys."))
     assert second["queued"] is True and second["jobId"] != first["jobId"] == leased["id"]
-    third = _end(client, "s-9", _turns("The VPN config lives in the ops repository.", "Ana rotates the VPN keys.",
-                                       "Keys rotate monthly."))
+    third = end(client, "s-9", user_turns("The VPN config lives in the ops repository.", "Ana rotates the VPN keys.",
+                                          "Keys rotate monthly."))
     assert third["jobId"] == second["jobId"]  # still pending: it will read the newest transcript
 
 
 def test_a_lost_lease_writes_nothing_and_leaves_the_job_to_its_new_holder(client, svc):
-    _end(client, "s-10", _turns("Turn one: " + "details " * 1200, "Turn two: " + "details " * 1200))
+    end(client, "s-10", user_turns("Turn one: " + "details " * 1200, "Turn two: " + "details " * 1200))
 
     def reaped_meanwhile(path, body):  # another worker reaps and re-leases the job while we wait on the model
         with svc.db.write() as conn:
             conn.execute("UPDATE memory_jobs SET lease_owner = 'another-run', attempts = attempts + 1")
-        return _openai(["The team reviews the details every Monday morning."])(path, body)
+        return openai(["The team reviews the details every Monday morning."])(path, body)
 
     with FakeServer(reaped_meanwhile) as server:
         batch = run_session_jobs(svc, JobQueue(svc.db), OpenAICompatibleLlm(base_url=server.url, model="m"), 10)
@@ -280,9 +253,9 @@ def test_a_lost_lease_writes_nothing_and_leaves_the_job_to_its_new_holder(client
 
 def test_bad_input_fails_its_job_cleanly_and_the_batch_goes_on(client, svc):
     client.post("/api/hooks/session-start", json={"harness": "h", "sessionKey": "s-11", "project": "p" * 600})
-    long_project = _end(client, "s-11", "user: The staging cluster runs Kubernetes 1.29.", cwd="/" + "c" * 600)
-    nested = _end(client, "s-12", "[" * 100_000 + "]" * 100_000)
-    plain = _end(client, "s-13", "user: The backups run at 02:00 UTC every night.")
+    long_project = end(client, "s-11", "user: The staging cluster runs Kubernetes 1.29.", cwd="/" + "c" * 600)
+    nested = end(client, "s-12", "[" * 100_000 + "]" * 100_000)
+    plain = end(client, "s-13", "user: The backups run at 02:00 UTC every night.")
     assert all(r["queued"] for r in (long_project, nested, plain))
     batch = run_session_jobs(svc, JobQueue(svc.db), RulesLlm(), 10)
     assert not batch.failed and len(batch.reports) == 3
@@ -292,7 +265,7 @@ def test_bad_input_fails_its_job_cleanly_and_the_batch_goes_on(client, svc):
 
 
 def test_transcript_ownership_and_job_status_stay_with_the_agent(client, svc):
-    mine = _end(client, "s-15", "user: Ana keeps the vault keys.", agentId="ana")
+    mine = end(client, "s-15", "user: Ana keeps the vault keys.", agentId="ana")
     stolen = client.post("/api/hooks/session-end", json={"harness": "claude-code", "sessionKey": "s-15",
                                                           "agentId": "bob", "transcript": "user: Bob was here."})
     assert mine["transcriptSaved"] is True and stolen.status_code == 409

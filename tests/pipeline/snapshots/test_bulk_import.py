@@ -25,14 +25,14 @@ from signet_pipeline.store.db import Database
 from signet_pipeline.store.migrate import migrate
 from signet_pipeline.write.remember import remember
 from tests.conftest import recall, run_signet, settle
-from tests.pipeline.snapshots.test_snapshot_trust import _first, _forge, _forged_takeover
-from tests.pipeline.snapshots.test_snapshots import _dump, _edit_manifest, _fill, _identity
+from tests.pipeline.embedding_identity import embedding_identity
+from tests.pipeline.snapshots.snapshot_files import dump, edit_manifest, fill, first, forge, forged_takeover
 
 
 @pytest.fixture
 def source(make_service):
     svc = make_service(auth={"mode": "team"})
-    return svc, _fill(svc)
+    return svc, fill(svc)
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def _import(svc_or_path, snap, source_svc, **kwargs):
     db = Database(svc_or_path.db.path if isinstance(svc_or_path, MemoryService) else svc_or_path)
     migrate(db)
     try:
-        return import_snapshot(db, snap, embedding=_identity(source_svc), **kwargs)
+        return import_snapshot(db, snap, embedding=embedding_identity(source_svc), **kwargs)
     finally:
         db.close()
 
@@ -72,7 +72,7 @@ def _state(db: Database) -> dict:
     conn = db.reader()
     conn.execute("INSERT INTO memories_fts(memories_fts) VALUES ('integrity-check')")  # raises when out of step
     return {
-        "tables": {name: _dump(db, name) for name in snapshot_tables.BY_NAME},
+        "tables": {name: dump(db, name) for name in snapshot_tables.BY_NAME},
         "schema": sorted(conn.execute("SELECT type, name, sql FROM sqlite_master").fetchall(), key=repr),
         "changes": conn.execute("SELECT * FROM embedding_changes ORDER BY seq").fetchall(),
         "vec": conn.execute("SELECT rowid FROM vec_embeddings ORDER BY rowid").fetchall(),
@@ -92,16 +92,16 @@ def test_the_bulk_path_writes_every_row_and_a_rerun_writes_nothing(source, snap,
     migrate(db)
     fresh = Database(tmp_path / "fresh" / "memories.db")
     migrate(fresh)
-    report = import_snapshot(db, snap, embedding=_identity(svc), bulk=True)
+    report = import_snapshot(db, snap, embedding=embedding_identity(svc), bulk=True)
     assert report.bulk and report.written == report.rows > 20 and report.refused == 0
     for table in snapshot_tables.BY_NAME:
-        assert _dump(db, table) == _dump(svc.db, table), table
+        assert dump(db, table) == dump(svc.db, table), table
     structure = ("SELECT type, name, sql FROM sqlite_master WHERE type IN ('index', 'trigger') "
                  "AND tbl_name IN (?, ?, ?) ORDER BY name")  # the indexes and triggers are back
     assert db.reader().execute(structure, bulk_load.TABLES).fetchall() \
         == fresh.reader().execute(structure, bulk_load.TABLES).fetchall()
     assert _state(db)["vec"] and len(_state(db)["changes"]) == 1  # one log entry, not one per vector
-    again = import_snapshot(db, snap, embedding=_identity(svc), bulk=True)
+    again = import_snapshot(db, snap, embedding=embedding_identity(svc), bulk=True)
     assert again.written == 0 and again.rows == report.rows
     db.close()
     fresh.close()
@@ -148,21 +148,21 @@ def test_a_running_service_sees_a_bulk_import_at_once(source, snap, tmp_path, em
 
 def _importance_out_of_range(snap):
     rows = pl.read_parquet(snap / "memories.parquet")
-    bad = _first(snap, "memories", id="bad-importance", content_hash="b" * 64, importance=5.0)
-    _forge(snap, "memories", edit=lambda frame: pl.concat([frame.head(2), pl.DataFrame([bad], schema=frame.schema),
-                                                           frame.tail(rows.height - 2)]))
+    bad = first(snap, "memories", id="bad-importance", content_hash="b" * 64, importance=5.0)
+    forge(snap, "memories", edit=lambda frame: pl.concat([frame.head(2), pl.DataFrame([bad], schema=frame.schema),
+                                                          frame.tail(rows.height - 2)]))
 
 
 def _history_without_event(snap):
-    _forge(snap, "memory_history", add=[{**_first(snap, "memory_history"), "id": "h-bad", "event": None}])
+    forge(snap, "memory_history", add=[{**first(snap, "memory_history"), "id": "h-bad", "event": None}])
 
 
 def _same_content_twice(snap):
-    _forge(snap, "memories", add=[_first(snap, "memories", id="a-second-id", is_deleted=0)])
+    forge(snap, "memories", add=[first(snap, "memories", id="a-second-id", is_deleted=0)])
 
 
 def _foreign_row_in_an_agent_snapshot(snap):
-    _forge(snap, "memories", add=[_first(snap, "memories", id="planted", agent_id="a2", content_hash="e" * 64)])
+    forge(snap, "memories", add=[first(snap, "memories", id="planted", agent_id="a2", content_hash="e" * 64)])
     manifest = (snap / "manifest.json").read_text()
     (snap / "manifest.json").write_text(manifest.replace('"agent":null', '"agent":"default"'))
 
@@ -172,7 +172,7 @@ def _foreign_row_in_an_agent_snapshot(snap):
     (_history_without_event, "snapshot_invalid", "memory_history.parquet"),  # after memories and vectors are in
     (_same_content_twice, "snapshot_invalid", "UNIQUE"),  # the unique index rebuilt at the end refuses it
     (_foreign_row_in_an_agent_snapshot, "snapshot_foreign_rows", "not agent default's"),
-    (lambda snap: _edit_manifest(snap, rows_of_memories=3), "snapshot_corrupt", "the manifest says 3"),
+    (lambda snap: edit_manifest(snap, rows_of_memories=3), "snapshot_corrupt", "the manifest says 3"),
     (lambda snap: (snap / "manifest.json").write_text("{not json"), "snapshot_invalid", "not a valid snapshot"),
 ], ids=["check-midway", "not-null-in-history", "duplicate-content", "foreign-rows", "row-count", "manifest"])
 def test_a_bad_snapshot_leaves_the_store_as_it_was(source, snap, target, damage, code, says):
@@ -192,7 +192,7 @@ def _copy(svc: MemoryService, path) -> None:
 
 
 def _newer_own_version(snap, ids):
-    _forge(snap, "memories", edit=lambda frame: frame.with_columns(
+    forge(snap, "memories", edit=lambda frame: frame.with_columns(
         pl.when(pl.col("id") == ids["pg"]).then(pl.lit("We moved Signet to SQLite")).otherwise(pl.col("content"))
         .alias("content"), pl.when(pl.col("id") == ids["pg"]).then(9).otherwise(pl.col("version")).alias("version"),
         pl.when(pl.col("id") == ids["pg"]).then(pl.lit("c" * 64)).otherwise(pl.col("content_hash"))
@@ -200,15 +200,15 @@ def _newer_own_version(snap, ids):
 
 
 def _new_rows_and_a_repeat(snap, ids):
-    _forge(snap, "memories", add=[
-        _first(snap, "memories", id="brand-new", content="Rosa fixes bikes", content_hash="a" * 64),
+    forge(snap, "memories", add=[
+        first(snap, "memories", id="brand-new", content="Rosa fixes bikes", content_hash="a" * 64),
         {**pl.read_parquet(snap / "memories.parquet").filter(pl.col("id") == ids["pg"]).row(0, named=True),
          "id": "same-words-other-id"},
     ])
 
 
 @pytest.mark.parametrize("forge, agent", [
-    (lambda snap, ids: (_forged_takeover(snap, ids["other"])), None),
+    (lambda snap, ids: (forged_takeover(snap, ids["other"])), None),
     (_newer_own_version, None),
     (_new_rows_and_a_repeat, None),
     (_new_rows_and_a_repeat, "default"),
@@ -276,7 +276,7 @@ import_snapshot(Database(sys.argv[1]), sys.argv[2], embedding=(sys.argv[3], int(
 
 def test_a_bulk_import_killed_midway_leaves_the_store_as_it_was(source, snap, target):
     before = _state(target.db)
-    model, dims = _identity(source[0])
+    model, dims = embedding_identity(source[0])
     killed = subprocess.run([sys.executable, "-c", _KILLED_MIDWAY, str(target.db.path), str(snap), model, str(dims)],
                             capture_output=True, text=True, timeout=120)
     assert killed.returncode == -9, killed.stderr

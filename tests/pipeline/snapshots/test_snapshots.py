@@ -1,6 +1,5 @@
 """Snapshots: export to Parquet / JSON Lines and import into a new or live store."""
 
-import json
 
 import dagster as dg
 import pytest
@@ -12,63 +11,22 @@ from signet_pipeline.defs.definitions import defs
 from signet_pipeline.defs.maintenance.assets import store_backup_over
 from signet_pipeline.defs.resources import SignetStoreResource
 from signet_pipeline.errors import SnapshotError
-from signet_pipeline.graph.persist import persist_triples
-from signet_pipeline.models import ExtractedEntity, RememberRequest
 from signet_pipeline.service import MemoryService
 from signet_pipeline.snapshots.export import export_snapshot
 from signet_pipeline.snapshots.manifest import MANIFEST
 from signet_pipeline.snapshots.restore import import_snapshot
 from signet_pipeline.store import snapshot_tables
-from signet_pipeline.store.db import Database, one
+from signet_pipeline.store.db import Database
 from signet_pipeline.store.migrate import migrate
-from signet_pipeline.text.content import normalize_content
-from signet_pipeline.timeutil import now_iso
-from signet_pipeline.write.remember import remember
-from tests.conftest import recall, run_signet, settle
-
-
-def _fill(svc) -> dict[str, str]:
-    ids = {
-        "pg": remember(svc, RememberRequest(content="We decided to use Postgres over MySQL for Signet",
-                                            tags=["db", "decision"], pinned=True)).id,
-        "jazz": remember(svc, RememberRequest(content="Bob likes late-night jazz records")).id,
-        "gone": remember(svc, RememberRequest(content="The staging server lives in Frankfurt")).id,
-        "other": remember(svc, RememberRequest(content="Priya Sharma maintains the billing service",
-                                               agentId="ops", visibility="private")).id,
-    }
-    with svc.db.write() as conn:  # a second version with history, and a tombstone
-        # as an update writes it: the content's hash with it, and its vector under that hash
-        new_hash = normalize_content("Bob likes jazz records from the fifties").content_hash
-        conn.execute("UPDATE embeddings SET content_hash = ? WHERE content_hash = "
-                     "(SELECT content_hash FROM memories WHERE id = ?)", (new_hash, ids["jazz"]))
-        conn.execute("UPDATE memories SET content = 'Bob likes jazz records from the fifties', content_hash = ?, "
-                     "version = 2 WHERE id = ?", (new_hash, ids["jazz"]))
-        conn.execute("INSERT INTO memory_history(id, memory_id, event, old_content, new_content, changed_by, "
-                     "created_at) VALUES ('h-1', ?, 'updated', 'Bob likes late-night jazz records', "
-                     "'Bob likes jazz records from the fifties', 'test', ?)", (ids["jazz"], now_iso()))
-        conn.execute("UPDATE memories SET is_deleted = 1, deleted_at = ? WHERE id = ?", (now_iso(), ids["gone"]))
-    source_row = one(svc.db.reader(), "SELECT * FROM memories WHERE id = ?", (ids["pg"],))
-    persist_triples(svc, source_row, [ExtractedEntity(source="Signet", relationship="uses", target="Postgres",
-                                                      confidence=0.9)])
-    settle(svc)
-    return ids
-
-
-def _dump(db: Database, table: str) -> list[tuple]:
-    spec = snapshot_tables.BY_NAME[table]
-    conn = db.reader()
-    cols = [c for c, _ in snapshot_tables.columns(conn, table) if c not in spec.skip]
-    return sorted(conn.execute(f"SELECT {', '.join(cols)} FROM {table}").fetchall(), key=repr)
-
-
-def _identity(svc) -> tuple[str, int]:
-    return svc.embedder.model, svc.embedder.dimensions
+from tests.conftest import recall, run_signet
+from tests.pipeline.embedding_identity import embedding_identity
+from tests.pipeline.snapshots.snapshot_files import dump, edit_manifest, fill
 
 
 @pytest.fixture
 def source(make_service):
     svc = make_service()
-    _fill(svc)
+    fill(svc)
     return svc
 
 
@@ -87,11 +45,11 @@ def test_round_trip_keeps_every_row_and_vector_and_a_second_import_writes_nothin
                                progress=lambda table, done, total: seen.append((table, done, total)))
     assert manifest.table("memories").rows == 4 and manifest.embedding.dimensions == 384
     assert ("memories", 4, 4) in seen and not (tmp_path / "snap.partial").exists()
-    first = import_snapshot(target_db, tmp_path / "snap", embedding=_identity(source), chunk=3)
+    first = import_snapshot(target_db, tmp_path / "snap", embedding=embedding_identity(source), chunk=3)
     assert first.vectors == "kept" and first.written == first.rows > 20
     for table in snapshot_tables.BY_NAME:
-        assert _dump(target_db, table) == _dump(source.db, table), table
-    again = import_snapshot(target_db, tmp_path / "snap", embedding=_identity(source))
+        assert dump(target_db, table) == dump(source.db, table), table
+    again = import_snapshot(target_db, tmp_path / "snap", embedding=embedding_identity(source))
     assert again.written == 0 and again.rows == first.rows
 
 
@@ -123,27 +81,17 @@ def _memories_in(db) -> int:
     (lambda snap: (snap / "relations.parquet").unlink(), "snapshot_corrupt"),
     (lambda snap: (snap / MANIFEST).unlink(), "snapshot_invalid"),
     (lambda snap: (snap / MANIFEST).write_text("{not json"), "snapshot_invalid"),
-    (lambda snap: _edit_manifest(snap, schema_version=10_000), "snapshot_schema_newer"),
-    (lambda snap: _edit_manifest(snap, rows_of_memories=3), "snapshot_corrupt"),
+    (lambda snap: edit_manifest(snap, schema_version=10_000), "snapshot_schema_newer"),
+    (lambda snap: edit_manifest(snap, rows_of_memories=3), "snapshot_corrupt"),
 ])
 def test_a_damaged_or_newer_snapshot_is_refused_before_anything_is_written(source, target_db, tmp_path, damage,
                                                                            code):
     export_snapshot(source.db, tmp_path / "snap")
     damage(tmp_path / "snap")
     with pytest.raises(SnapshotError) as err:
-        import_snapshot(target_db, tmp_path / "snap", embedding=_identity(source))
+        import_snapshot(target_db, tmp_path / "snap", embedding=embedding_identity(source))
     assert err.value.code == code
     assert _memories_in(target_db) == 0
-
-
-def _edit_manifest(snap, *, schema_version=None, rows_of_memories=None):
-    data = json.loads((snap / MANIFEST).read_text())
-    if schema_version is not None:
-        data["schema_version"] = schema_version
-    for entry in data["tables"]:
-        if entry["table"] == "memories" and rows_of_memories is not None:
-            entry["rows"] = rows_of_memories
-    (snap / MANIFEST).write_text(json.dumps(data))
 
 
 def test_vectors_of_another_model_are_left_for_the_embedding_refresh(source, target_db, tmp_path):
@@ -156,10 +104,10 @@ def test_vectors_of_another_model_are_left_for_the_embedding_refresh(source, tar
 
 def test_a_newer_version_in_the_store_is_kept(source, target_db, tmp_path, make_service):
     export_snapshot(source.db, tmp_path / "snap")
-    import_snapshot(target_db, tmp_path / "snap", embedding=_identity(source))
+    import_snapshot(target_db, tmp_path / "snap", embedding=embedding_identity(source))
     with target_db.write() as conn:
         conn.execute("UPDATE memories SET content = 'Bob now prefers opera', version = 3 WHERE version = 2")
-    import_snapshot(target_db, tmp_path / "snap", embedding=_identity(source))
+    import_snapshot(target_db, tmp_path / "snap", embedding=embedding_identity(source))
     assert target_db.reader().execute("SELECT content FROM memories WHERE version = 3").fetchone()[0] \
         == "Bob now prefers opera"
 
@@ -171,7 +119,7 @@ def test_a_live_service_recalls_imported_memories_without_a_restart(source, tmp_
         with TestClient(create_app(service=live)) as client:
             assert recall(client, "which database did we choose for Signet")["results"] == []
             importer = Database(live.db.path)  # another connection, as `signet import` opens
-            import_snapshot(importer, tmp_path / "snap", embedding=_identity(live))
+            import_snapshot(importer, tmp_path / "snap", embedding=embedding_identity(live))
             importer.close()
             found = recall(client, "which database did we choose for Signet")["results"]
             assert found and found[0]["content"] == "We decided to use Postgres over MySQL for Signet"
@@ -221,12 +169,12 @@ def test_the_backup_asset_keeps_the_newest_days_and_each_restores(source, worksp
     backups = sorted(p.name for p in (workspace / "backups").iterdir())
     assert backups == ["2026-11-21", "2026-11-22"]
     copy = Database(workspace / "backups" / "2026-11-22" / "memories.db")  # the copy is a working store
-    assert _dump(copy, "memories") == _dump(source.db, "memories")
+    assert dump(copy, "memories") == dump(source.db, "memories")
     copy.close()
     restored = Database(tmp_path / "restored.db")
     migrate(restored)
-    import_snapshot(restored, workspace / "backups" / "2026-11-22" / "snapshot", embedding=_identity(source))
-    assert _dump(restored, "entities") == _dump(source.db, "entities")
+    import_snapshot(restored, workspace / "backups" / "2026-11-22" / "snapshot", embedding=embedding_identity(source))
+    assert dump(restored, "entities") == dump(source.db, "entities")
     restored.close()
 
 

@@ -27,7 +27,7 @@ from signet_pipeline.store.memories import MemoryFilter
 from signet_pipeline.store.migrate import migrate
 from signet_pipeline.write.remember import Actor, remember, remember_many
 from tests.conftest import settle
-from tests.pipeline.snapshots.test_snapshots import _identity
+from tests.pipeline.embedding_identity import embedding_identity
 
 OPERATOR = Actor(name="test", type="operator")
 
@@ -157,7 +157,7 @@ def test_counts_stay_right_under_concurrent_writers_deletes_and_imports(make_ser
                                                agentId=f"{name}{i % 3}") for i in range(60)])
         settle(source)
         export_snapshot(source.db, tmp_path / name)
-        identity = _identity(source)
+        identity = embedding_identity(source)
         source.close()
 
     svc = make_service()
