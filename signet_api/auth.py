@@ -9,13 +9,12 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
-from weakref import WeakKeyDictionary
 
 from fastapi import Request, Response
 from fastapi.routing import APIRoute
 from starlette._utils import get_route_path
 from starlette.routing import Match
-from starlette.types import ASGIApp, Scope
+from starlette.types import Scope
 
 from signet_api import bodies, route_props
 from signet_pipeline.auth import origins
@@ -127,7 +126,8 @@ class AuthorizedRoute(APIRoute):
     def matches(self, scope: Scope) -> tuple[Match, Scope]:
         match, child = super().matches(scope)
         if match is not Match.NONE and self.param_convertors:
-            if get_route_path(scope) in _literal_paths(scope.get("app")):
+            app = scope.get("app")
+            if app is not None and get_route_path(scope) in route_props.literal_paths(app):
                 return Match.NONE, {}
         return match, child
 
@@ -141,21 +141,6 @@ class AuthorizedRoute(APIRoute):
             return await handle(request)
 
         return authorized
-
-
-_LITERAL_PATHS: WeakKeyDictionary[ASGIApp, frozenset[str]] = WeakKeyDictionary()
-
-
-def _literal_paths(app: ASGIApp | None) -> frozenset[str]:
-    """The paths of the app's API routes without path parameters (all added before it serves)."""
-    if app is None:
-        return frozenset()
-    found = _LITERAL_PATHS.get(app)
-    if found is None:
-        found = _LITERAL_PATHS[app] = frozenset(
-            path for route, path in route_props.routes(app)
-            if path is not None and isinstance(route, APIRoute) and not route.param_convertors)
-    return found
 
 
 def allowed_methods(scope: Scope) -> str:

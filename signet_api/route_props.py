@@ -74,12 +74,16 @@ def of(route: object) -> RouteProps:
 
 
 @dataclass(frozen=True)
-class _Uploads:
-    literal: frozenset[str]
-    templated: tuple[re.Pattern[str], ...]
+class _PathTable:
+    """What is answered from a request path before routing, built once per app from its routes (all
+    added before it serves)."""
+
+    literal: frozenset[str]  # API routes without path parameters
+    upload_literal: frozenset[str]
+    upload_templated: tuple[re.Pattern[str], ...]
 
 
-_UPLOADS: WeakKeyDictionary[ASGIApp, _Uploads] = WeakKeyDictionary()
+_TABLES: WeakKeyDictionary[ASGIApp, _PathTable] = WeakKeyDictionary()
 
 
 def routes(app: ASGIApp) -> Iterator[tuple[BaseRoute, str | None]]:
@@ -88,14 +92,25 @@ def routes(app: ASGIApp) -> Iterator[tuple[BaseRoute, str | None]]:
         yield context.original_route, context.path
 
 
+def _table(app: ASGIApp) -> _PathTable:
+    table = _TABLES.get(app)
+    if table is None:
+        api = [(route, path or "") for route, path in routes(app) if isinstance(route, APIRoute)]
+        uploads = [(route, path) for route, path in api if of(route).upload]
+        table = _TABLES[app] = _PathTable(
+            frozenset(path for route, path in api if not route.param_convertors),
+            frozenset(path for route, path in uploads if not route.param_convertors),
+            tuple(compile_path(path)[0] for route, path in uploads if route.param_convertors))
+    return table
+
+
+def literal_paths(app: ASGIApp) -> frozenset[str]:
+    """The paths of the app's API routes without path parameters."""
+    return _table(app).literal
+
+
 def upload_path(app: ASGIApp, path: str) -> bool:
     """Whether a request path belongs to an upload route, answered before routing (the body limit
-    is enforced before auth); the table is built once from the app's routes, all added before it serves."""
-    uploads = _UPLOADS.get(app)
-    if uploads is None:
-        marked = [(route, path or "") for route, path in routes(app)
-                  if isinstance(route, APIRoute) and of(route).upload]
-        uploads = _UPLOADS[app] = _Uploads(
-            frozenset(path for route, path in marked if not route.param_convertors),
-            tuple(compile_path(path)[0] for route, path in marked if route.param_convertors))
-    return path in uploads.literal or any(pattern.match(path) for pattern in uploads.templated)
+    is enforced before auth)."""
+    table = _table(app)
+    return path in table.upload_literal or any(pattern.match(path) for pattern in table.upload_templated)
